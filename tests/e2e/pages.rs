@@ -612,6 +612,27 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.check_phase("Stopped").await;
     pages.screenshot("pages-9-stopped").await;
 
+    // A third, stopped from its row in the list: asked first, at Cancel, over the list.
+    let mut sweep = pytorch("echo started; sleep 600");
+    sweep["basic"]["name_prefix"] = "sweep".into();
+    let sweep_id = pages.submit(&sweep).await;
+    pages.click("nav-list").await;
+    pages
+        .find(&format!(
+            "tr[data-id='{sweep_id}'] [data-testid='row-stop']"
+        ))
+        .await
+        .click()
+        .await
+        .expect("the row's Stop takes a click");
+    pages.check_focus("list-stop-no").await;
+    pages.check_accessible("the list's stop question").await;
+    pages.screenshot("pages-9b-list-stop-question").await;
+    pages.click("list-stop-yes").await;
+    // The keyboard goes on from its row.
+    pages.check_focus("task-link").await;
+    pages.check_row(&sweep_id, "stopped").await;
+
     // Filters: the chips and the type are kept in the address, and a reload keeps them.
     pages.click("nav-list").await;
     pages.check_row(&ray_id, "succeeded").await;

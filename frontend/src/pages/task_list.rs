@@ -18,7 +18,8 @@ pub const PAGE_SIZE: u32 = 20;
 /// How often the shown tasks are fetched again: calm enough for the server, quick
 /// enough to see a task start.
 const REFRESH: Duration = Duration::from_secs(4);
-/// How long a row that left the list is kept in its place, at most.
+/// How long a row that left the list is kept in its place, at most, while the focus (not
+/// the pointer) keeps it.
 const KEPT_MS: f64 = 60_000.0;
 /// How many filters' rows left on the list page Back finds as they were.
 const KEPT_FILTERS: usize = 5;
@@ -572,16 +573,25 @@ pub fn TaskListPage(
                             .map_or(0, |at| at + 1)
                     });
                     let now_ms = js_sys::Date::now();
+                    // The minute is the focus's: under a pointer still on the table, a row
+                    // taken out after it moved the rows below (sweep explorer). The pointer
+                    // leaves, and they go at the next refresh.
+                    let pointer_there = pointer_in.get_value();
                     let fresh = |t: &TaskView| {
-                        departed_at.with_value(|d| {
-                            d.iter()
-                                .find(|(id, _)| *id == t.task.id.0)
-                                .is_none_or(|(_, since)| now_ms - since < KEPT_MS)
-                        })
+                        pointer_there
+                            || departed_at.with_value(|d| {
+                                d.iter()
+                                    .find(|(id, _)| *id == t.task.id.0)
+                                    .is_none_or(|(_, since)| now_ms - since < KEPT_MS)
+                            })
                     };
                     let mut kept = Vec::new();
                     let mut entered: Vec<TaskView> = Vec::new();
                     let was_kept = departed.get_untracked();
+                    // The row the keyboard is on, and the rows' order, in case the row goes.
+                    let focused = section.get_untracked().and_then(|list| focused_row(&list));
+                    let order: Vec<String> = tasks
+                        .with_untracked(|rows| rows.iter().map(|r| r.task.id.0.clone()).collect());
                     tasks.update(|rows| {
                         let old = std::mem::take(rows);
                         let old_ids: Vec<String> =
@@ -707,6 +717,24 @@ pub fn TaskListPage(
                     }
                     if departed.with_untracked(|d| *d != kept) {
                         departed.set(kept);
+                    }
+                    // Its row gone, the keyboard goes on from the row after it (or before,
+                    // at the end), not from the page's top: back from a task stopped on its
+                    // page, its row had left a Running list, and the focus with it (sweep
+                    // explorer).
+                    if let Some(id) = focused {
+                        let present = |id: &String| {
+                            tasks.with_untracked(|rows| rows.iter().any(|r| r.task.id.0 == *id))
+                        };
+                        if !present(&id)
+                            && let Some(at) = order.iter().position(|o| *o == id)
+                            && let Some(next) = order[at + 1..]
+                                .iter()
+                                .chain(order[..at].iter().rev())
+                                .find(|o| present(o))
+                        {
+                            focus_row(section.get_untracked().map(Into::into), next.clone(), false);
+                        }
                     }
                     if !deeper {
                         next.set(page.next);
@@ -881,7 +909,84 @@ pub fn TaskListPage(
             focus_row(Some(list), id, false);
         }
     };
+    // A row's Stop asks first, in a dialog over the list: a question put among the rows
+    // or above them would move them under the pointer.
+    let stop_dialog = NodeRef::<leptos::html::Dialog>::new();
+    let stop_asking = RwSignal::new(None::<(String, TaskPhase)>);
+    let stop_error = RwSignal::new(None::<ClientError>);
+    let stop_busy = RwSignal::new(false);
+    // The task whose stop was asked last, and whether it ended at once (one that waited).
+    let stop_said = RwSignal::new(None::<(String, bool)>);
+    let ask_stop = Callback::new(move |id: String| {
+        let phase = tasks.with_untracked(|rows| {
+            rows.iter()
+                .find(|r| r.task.id.0 == id)
+                .map(|r| r.task.phase)
+        });
+        if let (Some(phase), Some(dialog)) = (phase, stop_dialog.get_untracked()) {
+            stop_error.set(None);
+            stop_asking.set(Some((id, phase)));
+            let _ = dialog.show_modal();
+        }
+    });
+    let close_stop = move || {
+        if let Some(dialog) = stop_dialog.get_untracked() {
+            dialog.close();
+        }
+    };
+    // The task asked about ended, or its stop was asked elsewhere, while the question was
+    // open (a refresh says so), or the server said so (`task.conflict`: it had ended).
+    let stop_over = move || {
+        let ended = stop_asking.with(|asked| {
+            asked.as_ref().is_some_and(|(id, _)| {
+                tasks.with(|rows| {
+                    rows.iter().any(|r| {
+                        r.task.id.0 == *id
+                            && (r.task.phase.is_finished() || r.stopping_since.is_some())
+                    })
+                })
+            })
+        });
+        ended
+            || stop_error
+                .with(|e| matches!(e, Some(ClientError::Api(body)) if body.code == "task.conflict"))
+    };
+    let stop_yes = move |_| {
+        let Some((id, _)) = stop_asking.get_untracked() else {
+            return;
+        };
+        if stop_busy.get_untracked() || untrack(stop_over) {
+            return;
+        }
+        stop_busy.set(true);
+        stop_error.set(None);
+        leptos::task::spawn_local(async move {
+            let answer = api::stop_task(&id).await;
+            if stop_busy.is_disposed() {
+                return;
+            }
+            stop_busy.set(false);
+            match answer {
+                Ok(view) => {
+                    stop_said.set(Some((id.clone(), view.task.phase.is_finished())));
+                    // Its row says "Stopping" at once, not at the next refresh.
+                    tasks.update(|rows| {
+                        if let Some(row) = rows.iter_mut().find(|r| r.task.id == view.task.id) {
+                            *row = view;
+                        }
+                    });
+                    close_stop();
+                    // Its Stop went with the question: the keyboard goes on from its row.
+                    focus_row(None, id, true);
+                }
+                // Said in the question, which stays: the task may have ended meanwhile.
+                Err(err) => stop_error.set(Some(err)),
+            }
+            tick();
+        });
+    };
     let table_groups = session.catalog.project_groups.clone();
+    let user = session.user.name.clone();
     view! {
         <section class="task-list" aria-labelledby="list-title" node_ref=section>
             <div class="page-head">
@@ -960,8 +1065,49 @@ pub fn TaskListPage(
             <div on:pointerenter=move |ev: leptos::ev::PointerEvent| pointer_in.set_value(ev.pointer_type() == "mouse" || ev.pointer_type() == "pen")
                 on:pointerleave=move |_| pointer_in.set_value(false)>
                 <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed) left_now
-                    read_at=Signal::derive(move || updated.get().unwrap_or_else(js_sys::Date::now)) />
+                    read_at=Signal::derive(move || updated.get().unwrap_or_else(js_sys::Date::now))
+                    stop=(user, ask_stop) />
             </div>
+            <dialog class="list-stop" role="alertdialog" aria-labelledby="list-stop-text" data-testid="list-stop-confirm"
+                // Not when opened again meanwhile (the close event comes after a task):
+                // that would forget the question asked since.
+                node_ref=stop_dialog on:close=move |_| {
+                    if stop_dialog.get_untracked().is_some_and(|d| !d.open()) {
+                        stop_asking.set(None);
+                        stop_error.set(None);
+                    }
+                }>
+                <p id="list-stop-text">{move || stop_asking.get().map(|(id, phase)| {
+                    // As the task's page asks it: a task that waits has no replicas to end.
+                    let asked = match phase {
+                        TaskPhase::Queued => "ui.detail.stop_confirm#waiting",
+                        TaskPhase::Retrying => "ui.detail.stop_confirm#retrying",
+                        _ => "ui.detail.stop_confirm",
+                    };
+                    lang.text_with(asked, &[("name", id)])
+                })}</p>
+                {move || {
+                    let said = if stop_over() {
+                        lang.text("ui.detail.stop_meanwhile")
+                    } else {
+                        stop_error.with(|e| e.as_ref().map(|e| e.localized(lang.get())))?
+                    };
+                    Some(view! { <p class="refused" role="alert" data-testid="list-stop-error">{said}</p> })
+                }}
+                // Off, not gone, once there is nothing to stop: the focus stays on it.
+                <button type="button" class="danger" data-testid="list-stop-yes"
+                    aria-disabled=move || (stop_busy.get() || stop_over()).then_some("true") on:click=stop_yes>
+                    {crate::i18n::tr("ui.detail.stop_yes")}
+                </button>
+                <button type="button" data-testid="list-stop-no" autofocus=true on:click=move |_| close_stop()>
+                    {crate::i18n::tr("ui.detail.cancel")}
+                </button>
+            </dialog>
+            <p class="visually-hidden" role="status" data-testid="list-stop-said">
+                {move || stop_said.get().map(|(id, ended)| {
+                    lang.text_with(if ended { "ui.list.stopped" } else { "ui.list.stop_asked" }, &[("name", id)])
+                })}
+            </p>
             {move || (loaded.get() && tasks.with(Vec::is_empty) && error.with(Option::is_none)).then(|| view! {
                 // With no filter set, nothing matches because there is nothing yet
                 // (explorer: a first-time user read "these filters", which there were none of).
@@ -976,6 +1122,18 @@ pub fn TaskListPage(
             })}
         </section>
     }
+}
+
+/// The id of the row of `list` the keyboard's focus is in, if any.
+fn focused_row(list: &web_sys::Element) -> Option<String> {
+    let active = document().active_element()?;
+    if !list.contains(Some(&active)) {
+        return None;
+    }
+    active
+        .closest("tr[data-id]")
+        .ok()??
+        .get_attribute("data-id")
 }
 
 /// Focuses the link of row `id` in the next frame, once it is built: when the focus has
@@ -1424,6 +1582,10 @@ pub fn TaskTable(
     /// counted to then, so it agrees with the list's "updated" time and moves with it.
     #[prop(optional, into)]
     read_at: Option<Signal<f64>>,
+    /// Asks to stop a task by its id: each of `user`'s tasks that can still be stopped
+    /// has a Stop beside its phase. None: no Stop.
+    #[prop(optional)]
+    stop: Option<(String, Callback<String>)>,
 ) -> impl IntoView {
     let groups = StoredValue::new(groups);
     let lang = UiLang::use_context();
@@ -1507,7 +1669,7 @@ pub fn TaskTable(
                                             <span class="stem">{stem}</span><span class="tail">{tail}</span>
                                         </Link>
                                     </th>
-                                    <td>
+                                    <td class="phase-cell">
                                         // Its phase as last listed would be read as now.
                                         {move || if gone.get() {
                                             let now = {
@@ -1523,6 +1685,23 @@ pub fn TaskTable(
                                         } else {
                                             view! { <PhaseBadge phase stopping /> }.into_any()
                                         }}
+                                        // Beside the phase it ends, in a column there already:
+                                        // a sweep's runs were stopped one page at a time
+                                        // (sweep explorer).
+                                        {stop.clone().filter(|(user, _)| *user == task.owner).map(|(_, ask)| {
+                                            let id = id.clone();
+                                            move || (!gone.get() && !phase.get().is_finished() && !stopping.get()).then(|| {
+                                                let (id, named) = (id.clone(), id.clone());
+                                                view! {
+                                                    " "
+                                                    <button type="button" class="link row-stop" data-testid="row-stop"
+                                                        aria-label=move || lang.text_with("ui.list.stop_named", &[("name", named.clone())])
+                                                        on:click=move |_| ask.run(id.clone())>
+                                                        {crate::i18n::tr("ui.detail.stop")}
+                                                    </button>
+                                                }
+                                            })
+                                        })}
                                         // One line, as wide whatever it says, cut short with
                                         // the whole reason on hover: a refresh that rewords it
                                         // moves nothing. Reworded in place, not built again.

@@ -3241,6 +3241,306 @@ fn rows_a_refresh_no_longer_lists_can_be_kept_where_they_were() {
     assert!(kept.is_empty());
 }
 
+/// The reader's own task that can still be stopped has a Stop in its row, beside its
+/// phase: a sweep's runs were stopped one page at a time (sweep explorer). It asks
+/// first, in a dialog over the list, as the task's page does (a waiting task's question
+/// says it has not started); Cancel has the focus. Stopped, its row says Stopping at
+/// once, the keyboard is on its row, and a screen reader hears it. Others' tasks and
+/// ended ones have none.
+#[wasm_bindgen_test]
+async fn ones_own_task_is_stopped_from_its_row() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let mut theirs = task("t01", TaskPhase::Running, TaskType::PyTorchJob);
+    theirs.task.owner = "bob".into();
+    let tasks = vec![
+        task("t00", TaskPhase::Running, TaskType::PyTorchJob),
+        theirs,
+        task("t02", TaskPhase::Succeeded, TaskType::PyTorchJob),
+        task("t03", TaskPhase::Queued, TaskType::PyTorchJob),
+    ];
+    answer_fetch(
+        "/api/v1/tasks?",
+        &serde_json::to_string(&shared::api::TaskPage { tasks, next: None }).unwrap(),
+    );
+    until("the rows", || row_ids(&host).len() == 4).await;
+    let stop_in = |id: &str| {
+        host.query_selector(&format!("tr[data-id='{id}'] [data-testid='row-stop']"))
+            .unwrap()
+            .map(|e| e.unchecked_into::<HtmlElement>())
+    };
+    assert!(stop_in("t01").is_none(), "bob's task");
+    assert!(stop_in("t02").is_none(), "an ended task");
+    assert!(stop_in("t03").is_some(), "a waiting task");
+    let stop = stop_in("t00").expect("the reader's running task");
+    assert_eq!(stop.text_content().unwrap(), "Stop");
+    assert_eq!(stop.get_attribute("aria-label").unwrap(), "Stop t00");
+    let open = || find(&host, "[data-testid='list-stop-confirm']").has_attribute("open");
+    let focused = || {
+        document()
+            .active_element()
+            .and_then(|a| a.get_attribute("data-testid"))
+    };
+    let question = || find(&host, "#list-stop-text").text_content().unwrap();
+    assert!(!open());
+
+    // Asked, then cancelled: nothing is sent.
+    stop.click();
+    until("the question", || open() && !question().is_empty()).await;
+    assert_eq!(
+        question(),
+        "Stop task t00? Its replicas are ended now, and what they have not saved is lost."
+    );
+    assert_eq!(focused().as_deref(), Some("list-stop-no"));
+    find(&host, "[data-testid='list-stop-no']").click();
+    until("the question closed", || !open()).await;
+    // A waiting task's question.
+    stop_in("t03").unwrap().click();
+    until("the question", || open() && question().contains("t03")).await;
+    assert_eq!(
+        question(),
+        "Stop task t03? It has not started: it leaves the queue, and any quota it holds is given back."
+    );
+    find(&host, "[data-testid='list-stop-no']").click();
+    until("the question closed", || !open()).await;
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("/stop")),
+        "nothing asked: {:?}",
+        held_fetches()
+    );
+
+    // Asked and answered.
+    stop.click();
+    until("the question", open).await;
+    find(&host, "[data-testid='list-stop-yes']").click();
+    let asked = request_for("/api/v1/tasks/t00/stop").await;
+    assert!(asked.contains("/api/v1/tasks/t00/stop"), "{asked}");
+    let mut stopping = task("t00", TaskPhase::Running, TaskType::PyTorchJob);
+    stopping.stopping_since = Some(Timestamp(1_700_000_080_000));
+    answer_fetch(
+        "/api/v1/tasks/t00/stop",
+        &serde_json::to_string(&stopping).unwrap(),
+    );
+    until("the question closed", || !open()).await;
+    until("its row says Stopping", || {
+        find(&host, "tr[data-id='t00'] .phase")
+            .get_attribute("data-phase")
+            .as_deref()
+            == Some("stopping")
+    })
+    .await;
+    assert!(stop_in("t00").is_none(), "no second Stop");
+    until("the keyboard on its row", || {
+        document()
+            .active_element()
+            .and_then(|a| a.closest("tr").ok().flatten())
+            .and_then(|tr| tr.get_attribute("data-id"))
+            .as_deref()
+            == Some("t00")
+    })
+    .await;
+    assert_eq!(
+        find(&host, "[data-testid='list-stop-said']")
+            .text_content()
+            .unwrap(),
+        "Stop was asked for t00: it ends once its replicas have exited."
+    );
+    finish(handle, &host, &address);
+}
+
+/// A stop the server refuses keeps its question open, saying why in the reader's words;
+/// one refused as the task had ended, or whose task a refresh shows ended while it was
+/// asked, says there is nothing left to stop, its Stop it off.
+#[wasm_bindgen_test]
+async fn a_refused_stop_from_the_list_says_why_in_its_question() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 3, None));
+    until("the rows", || row_ids(&host).len() == 3).await;
+    let open = || find(&host, "[data-testid='list-stop-confirm']").has_attribute("open");
+    let said = || {
+        host.query_selector("[data-testid='list-stop-error']")
+            .unwrap()
+            .and_then(|e| e.text_content())
+    };
+    let yes = || find(&host, "[data-testid='list-stop-yes']");
+    find(&host, "tr[data-id='t01'] [data-testid='row-stop']").click();
+    until("the question", open).await;
+    yes().click();
+    request_for("/api/v1/tasks/t01/stop").await;
+    refuse_fetch(
+        "/api/v1/tasks/t01/stop",
+        403,
+        r#"{"type":"about:blank","title":"Forbidden","status":403,"code":"task.forbidden","detail":"not yours"}"#,
+    );
+    until("the refusal said", || said().is_some()).await;
+    assert!(open(), "the question stays");
+    assert_eq!(
+        said().unwrap(),
+        "The server refused: only the task's owner can do this (task.forbidden)"
+    );
+    assert_eq!(
+        yes().get_attribute("aria-disabled"),
+        None,
+        "asked again, it may be"
+    );
+    // Ended meanwhile: the server's 409.
+    yes().click();
+    request_for("/api/v1/tasks/t01/stop").await;
+    refuse_fetch(
+        "/api/v1/tasks/t01/stop",
+        409,
+        r#"{"type":"about:blank","title":"Conflict","status":409,"code":"task.conflict","detail":"ended"}"#,
+    );
+    until("nothing left to stop", || {
+        said().as_deref()
+            == Some("The task ended, or its stop was asked elsewhere, while Stop was being asked: there is nothing left to stop.")
+    })
+    .await;
+    assert_eq!(
+        yes().get_attribute("aria-disabled").as_deref(),
+        Some("true")
+    );
+    yes().click();
+    sleep(50).await;
+    assert!(
+        !held_fetches().iter().any(|u| u.contains("/stop")),
+        "not asked again"
+    );
+    find(&host, "[data-testid='list-stop-no']").click();
+    until("the question closed", || !open()).await;
+
+    // A refresh shows t02 ended while its question is open.
+    find(&host, "tr[data-id='t02'] [data-testid='row-stop']").click();
+    until("the question", || {
+        open()
+            && find(&host, "#list-stop-text")
+                .text_content()
+                .unwrap()
+                .contains("t02")
+    })
+    .await;
+    assert_eq!(said(), None, "a new question says no old refusal");
+    let mut page: shared::api::TaskPage = serde_json::from_str(&page_of(0, 3, None)).unwrap();
+    page.tasks[2].task.phase = TaskPhase::Succeeded;
+    request_for("/api/v1/tasks?").await;
+    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&page).unwrap());
+    until("nothing left to stop", || {
+        said().is_some_and(|s| s.contains("nothing left to stop"))
+    })
+    .await;
+    assert_eq!(
+        yes().get_attribute("aria-disabled").as_deref(),
+        Some("true")
+    );
+    finish(handle, &host, &address);
+}
+
+/// A row's Stop sets it no taller than a row without one, in both languages, on a
+/// laptop and a phone: the row keeps its height when its task ends and the Stop goes,
+/// so the rows below stay where they were.
+#[wasm_bindgen_test]
+async fn a_rows_stop_makes_it_no_taller() {
+    let address = fresh_page();
+    for (width, lang) in [
+        (1366, Lang::En),
+        (1366, Lang::Zh),
+        (390, Lang::En),
+        (390, Lang::Zh),
+    ] {
+        let (host, frame) = framed_host(width);
+        let tasks = RwSignal::new(vec![
+            task("run-aaaaa", TaskPhase::Running, TaskType::PyTorchJob),
+            task("run-bbbbb", TaskPhase::Succeeded, TaskType::PyTorchJob),
+        ]);
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            UiLang::provide().set(lang);
+            Nav::provide();
+            let stop = ("alice".to_owned(), Callback::new(|_: String| {}));
+            view! { <TaskTable tasks=tasks.into() stop /> }
+        });
+        leptos::task::tick().await;
+        crate::after_paint().await;
+        let height = |n: u32| {
+            find(&host, &format!("tbody tr:nth-child({n})"))
+                .get_bounding_client_rect()
+                .height()
+        };
+        let with_stop = host
+            .query_selector("tbody tr:nth-child(1) [data-testid='row-stop']")
+            .unwrap()
+            .is_some();
+        let (running, ended) = (height(1), height(2));
+        tasks.update(|t| t[0].stopping_since = Some(Timestamp(1_700_000_080_000)));
+        leptos::task::tick().await;
+        crate::after_paint().await;
+        let stopping = height(1);
+        drop(handle);
+        frame.remove();
+        assert!(with_stop, "{width} px, {lang:?}");
+        assert_eq!((running, stopping), (ended, ended), "{width} px, {lang:?}");
+    }
+    restore_address(&address);
+}
+
+/// Back at a list from a task stopped on its page, whose row has left the list (a
+/// Running list), the keyboard goes on from the row after it, not from the page's top
+/// (sweep explorer).
+#[wasm_bindgen_test]
+async fn back_at_the_list_the_focus_goes_on_from_a_row_that_left() {
+    use frontend::pages::task_list::ListMemory;
+    let window = web_sys::window().unwrap();
+    let address = fresh_page();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/?phase=running"))
+        .unwrap();
+    hold_fetches();
+    let host = crate::new_host();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        ListMemory::provide();
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <frontend::Page session=demo_session() /> }.into_any()
+    });
+    let on_list = || host.query_selector(".task-list").unwrap().is_some();
+    until("the first page's request", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
+    })
+    .await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 8, None));
+    until("the rows", || row_ids(&host).len() == 8).await;
+    find(&host, "tr[data-id='t05'] [data-testid='task-link']").click();
+    until("the task's page", || !on_list()).await;
+    release_fetches();
+    hold_fetches();
+    find(&host, "[data-testid='back']").click();
+    until("the list", on_list).await;
+    let focused_row = || {
+        document()
+            .active_element()
+            .and_then(|a| a.closest("tr").ok().flatten())
+            .and_then(|tr| tr.get_attribute("data-id"))
+    };
+    until("the focus on t05's row", || {
+        focused_row().as_deref() == Some("t05")
+    })
+    .await;
+    // The refresh: t05 was stopped on its page, so it is no longer running.
+    let asked = request_for("/api/v1/tasks?").await;
+    assert!(asked.contains("phase=running"), "{asked}");
+    let mut page: shared::api::TaskPage = serde_json::from_str(&page_of(0, 8, None)).unwrap();
+    page.tasks.retain(|t| t.task.id.0 != "t05");
+    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&page).unwrap());
+    until("t05 gone", || !row_ids(&host).contains(&"t05".to_owned())).await;
+    until("the focus on the next row", || {
+        focused_row().as_deref() == Some("t06")
+    })
+    .await;
+    finish(handle, &host, &address);
+}
+
 /// A task that enters the list below its top while the reader is at the table (its
 /// phase now the filter's) waits with the new ones behind "Show 1 new", and comes in at
 /// its place in the list's order when asked for (sweep explorer: put in at once, it moved

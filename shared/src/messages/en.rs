@@ -2384,6 +2384,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.scope.mine", "Mine"),
     ("ui.list.shown", "{count} shown"),
+    (
+        "ui.list.stop_asked",
+        "Stop was asked for {name}: it ends once its replicas have exited.",
+    ),
+    ("ui.list.stop_named", "Stop {name}"),
+    ("ui.list.stopped", "{name} was stopped."),
     ("ui.list.table", "Task table"),
     ("ui.list.task_zone", "In the task's time zone: {time}"),
     ("ui.list.title", "Training tasks"),

@@ -2084,6 +2084,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.scope.mine", "个人任务"),
     ("ui.list.shown", "已显示 {count} 个"),
+    (
+        "ui.list.stop_asked",
+        "已请求停止 {name}：副本全部退出后任务即结束。",
+    ),
+    ("ui.list.stop_named", "停止 {name}"),
+    ("ui.list.stopped", "已停止 {name}。"),
     ("ui.list.table", "任务表"),
     ("ui.list.task_zone", "任务时区：{time}"),
     ("ui.list.title", "训练任务"),
