@@ -751,6 +751,12 @@ impl Runner {
         self.scheduler.lock().await.ahead(id)
     }
 
+    /// Whether the queue keeps room for queued task `id` ([`Scheduler::room_kept`]).
+    /// Known to the server that leads; `false` elsewhere.
+    pub async fn room_kept(&self, id: &TaskId) -> bool {
+        self.leading() && self.scheduler.lock().await.room_kept(id)
+    }
+
     /// While a replica's failure ends the running attempt (the others being stopped, up
     /// to the grace), that failure: the task still reads running until they have ended.
     /// Known to the server that runs the attempt.

@@ -202,7 +202,7 @@ impl Scheduler {
         }
         self.queue
             .iter()
-            .filter(|w| w.passed_over >= MAX_PASSED_OVER && self.berth_can_free(w))
+            .filter(|w| self.keeps_room_for(w))
             .filter_map(|w| {
                 let pool = self.pool_of(&w.spec)?;
                 let reach =
@@ -214,6 +214,22 @@ impl Scheduler {
                 ))
             })
             .collect()
+    }
+
+    /// Whether the queue keeps room for waiting task `id` now ([`Scheduler::held_rooms`]
+    /// lists that room): it was passed over too often, and Berth's own tasks ending could
+    /// start it.
+    pub fn room_kept(&self, id: &TaskId) -> bool {
+        self.held > 0
+            && self
+                .queue
+                .iter()
+                .find(|w| &w.id == id)
+                .is_some_and(|w| self.keeps_room_for(w))
+    }
+
+    fn keeps_room_for(&self, waiting: &Waiting) -> bool {
+        waiting.passed_over >= MAX_PASSED_OVER && self.berth_can_free(waiting)
     }
 
     /// Whether `id` waits in the queue, waits out a retry's backoff, or runs.

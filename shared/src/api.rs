@@ -212,6 +212,11 @@ pub struct TaskView {
     /// absent otherwise, and in a list's rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_ahead: Option<u32>,
+    /// While it waits in the queue, passed over too often: the queue keeps the room it
+    /// can start on, and tasks behind it in its pool do not take it (the catalog's `held`
+    /// lists that room). Told as `queue_ahead` is; absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub room_kept: bool,
 }
 
 /// The replica whose end failed an attempt.

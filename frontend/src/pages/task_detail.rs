@@ -739,6 +739,12 @@ pub fn TaskSummary(
                             n => shared::messages::count(lang.get(), "ui.detail.queue_ahead", n as usize),
                         }}</p>
                     })}
+                    // Passed over too often, it is no longer only waiting its turn: the
+                    // room it can start on is its own (the create form's plan says so of
+                    // tasks behind it).
+                    {move || view.with(|v| v.room_kept && v.retry_at.is_none()).then(|| view! {
+                        <p class="room-kept" data-testid="room-kept">{crate::i18n::tr("ui.detail.room_kept")}</p>
+                    })}
                 </div>
             })}
             // A replica's failure ending the attempt, in the place "Why it failed" then

@@ -132,6 +132,7 @@ fn task(id: &str, phase: TaskPhase, task_type: TaskType) -> TaskView {
         attempt_failures: Vec::new(),
         failing: None,
         queue_ahead: None,
+        room_kept: false,
     }
 }
 
@@ -1389,6 +1390,29 @@ async fn a_queued_task_says_how_many_wait_ahead_of_it() {
             .unwrap()
             .is_none()
     );
+    assert!(
+        host.query_selector("[data-testid='room-kept']")
+            .unwrap()
+            .is_none()
+    );
+}
+
+/// A task the queue keeps room for, passed over too often, says so under why it waits,
+/// in both languages (README's known gap: its own page did not).
+#[wasm_bindgen_test]
+async fn a_task_the_queue_keeps_room_for_says_so() {
+    let mut view = task("t-gang", TaskPhase::Queued, TaskType::PyTorchJob);
+    view.reason = Some("free nodes can host 15 of 16 replicas at once".into());
+    view.queue_ahead = Some(0);
+    view.room_kept = true;
+    let host = summary_of(view).await;
+    says_in_both(
+        &host,
+        || find(&host, "[data-testid='reason'] [data-testid='room-kept']").text_content().unwrap(),
+        "The queue keeps room for it: passed over too often, it starts before tasks behind it in its pool take the nodes it can use.",
+        "队列已为它保留资源：它被跳过的次数过多，在它启动前，同一资源池中排在它后面的任务不会占用它可用的节点。",
+    )
+    .await;
 }
 
 /// A task made by a resubmit or a clone names the task it came from, stored with it, so

@@ -247,9 +247,12 @@ async fn view_as(
     } else {
         attempt_failures(&task.history)
     };
-    let queue_ahead = match (&state.runner, task.phase) {
-        (Some(runner), TaskPhase::Queued) if !row => runner.queue_ahead(&task.id).await,
-        _ => None,
+    let (queue_ahead, room_kept) = match (&state.runner, task.phase) {
+        (Some(runner), TaskPhase::Queued) if !row => (
+            runner.queue_ahead(&task.id).await,
+            runner.room_kept(&task.id).await,
+        ),
+        _ => (None, false),
     };
     let quiet = if row || task.phase != TaskPhase::Running {
         Vec::new()
@@ -276,6 +279,7 @@ async fn view_as(
         attempt_failures,
         failing,
         queue_ahead,
+        room_kept,
     }
 }
 

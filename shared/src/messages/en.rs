@@ -1630,6 +1630,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.retry#never_ran",
         "{at}: {reason} (it never ran: the task ended first)",
     ),
+    (
+        "ui.detail.room_kept",
+        "The queue keeps room for it: passed over too often, it starts before tasks behind it in its pool take the nodes it can use.",
+    ),
     ("ui.detail.share", "Share"),
     ("ui.detail.share_close", "Close the share link"),
     (

@@ -1417,6 +1417,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.retry#never_ran",
         "{at}：{reason}（未运行：任务已先结束）",
     ),
+    (
+        "ui.detail.room_kept",
+        "队列已为它保留资源：它被跳过的次数过多，在它启动前，同一资源池中排在它后面的任务不会占用它可用的节点。",
+    ),
     ("ui.detail.share", "分享"),
     ("ui.detail.share_close", "关闭分享链接"),
     (

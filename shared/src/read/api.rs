@@ -200,6 +200,7 @@ impl Read for TaskView {
             attempt_failures: object.or("attempt_failures", Vec::new())?,
             failing: object.or("failing", None)?,
             queue_ahead: object.or("queue_ahead", None)?,
+            room_kept: object.or("room_kept", false)?,
         })
     }
 }
@@ -342,6 +343,7 @@ mod tests {
             failing: placement_some.then(|| "replica 1 ended with exit code 1".to_owned()),
             // Queued (no placement) with some ahead; running, none.
             queue_ahead: (!placement_some).then_some(3),
+            room_kept: !placement_some,
         }
     }
 
