@@ -49,16 +49,21 @@ pub fn format_time_from(lang: Lang, at: Timestamp, now: Timestamp, zone: &str) -
 // The zone's name goes last in every language: zh-CN's own layout puts it between the
 // date and the time ("2026/12/1 UTC 16:51:18"), where it reads as part of the date.
 // In English, written as the browser's own English writes it (en-GB, en-IN: 6/12/2026,
-// not the US's 12/6/2026, which reads as 12 June there; zone explorer). Chinese is
+// not the US's 12/6/2026, which reads as 12 June there; zone explorer): the first English
+// of the browser's languages. With none (an English console in a French browser), the
+// month by its name, "Dec 6, 2026", which no reader takes for 12 June. Chinese is
 // zh-CN's, as the console's words are: zh-TW and zh-HK write the zone in brackets, which
 // were left empty ("下午11:19:35 [] GMT+8", recheck).
 // Without `dated`, the time of day alone.
 #[wasm_bindgen::prelude::wasm_bindgen(
     inline_js = "export function in_zone(ms, locale, zone, dated) { \
     const date = new Date(ms); \
-    const nav = navigator.language || ''; \
-    if (locale === 'en' && /^en-/i.test(nav)) locale = nav; \
-    const day = dated ? { year: 'numeric', month: 'numeric', day: 'numeric' } : {}; \
+    let month = 'numeric'; \
+    if (locale === 'en') { \
+      const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || '']; \
+      const en = langs.find((l) => /^en(-|$)/i.test(l)); \
+      if (en) locale = en; else month = 'short'; } \
+    const day = dated ? { year: 'numeric', month, day: 'numeric' } : {}; \
     const parts = (timeZone) => new Intl.DateTimeFormat(locale, { ...day, hour: 'numeric', \
       minute: 'numeric', second: 'numeric', timeZone, timeZoneName: 'short' }).formatToParts(date); \
     let all; \

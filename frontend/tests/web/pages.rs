@@ -1225,27 +1225,44 @@ async fn the_status_detail_says_when_the_task_ended() {
 #[wasm_bindgen_test]
 fn dates_follow_the_browsers_locale_of_the_consoles_language() {
     use frontend::pages::format_task_time;
-    let set_language = |tag: &str| {
+    // The browser's languages, first the one it calls its own.
+    let set_languages = |tags: &[&str]| {
+        let list = tags
+            .iter()
+            .map(|t| format!("'{t}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
         js_sys::eval(&format!(
-            "Object.defineProperty(navigator, 'language', {{ configurable: true, get: () => '{tag}' }})"
+            "Object.defineProperty(navigator, 'language', {{ configurable: true, get: () => '{}' }}); \
+             Object.defineProperty(navigator, 'languages', {{ configurable: true, get: () => [{list}] }})",
+            tags[0]
         ))
         .unwrap();
     };
     // 6 December 2026, 14:35:38 UTC.
     let at = Timestamp(1_796_567_738_000);
-    set_language("en-GB");
+    set_languages(&["en-GB"]);
     let gb = format_task_time(Lang::En, at, "UTC");
-    set_language("fr-FR");
+    // A French browser whose reader reads English too: that English's.
+    set_languages(&["fr-FR", "en-GB"]);
+    let fr_gb = format_task_time(Lang::En, at, "UTC");
+    set_languages(&["en"]);
+    let en = format_task_time(Lang::En, at, "UTC");
+    // No English among them: the month by name, as no reader takes 12/6 for 12 June
+    // (zone explorer's known gap: US dates in a French browser).
+    set_languages(&["fr-FR"]);
     let fr = format_task_time(Lang::En, at, "UTC");
     // Chinese is zh-CN's whatever the browser's: zh-TW writes the zone in brackets, which
     // were left empty (recheck: "下午11:19:35 [] GMT+8").
-    set_language("zh-TW");
+    set_languages(&["zh-TW"]);
     let tw = format_task_time(Lang::Zh, at, "Asia/Taipei");
-    js_sys::eval("delete navigator.language").unwrap();
+    js_sys::eval("delete navigator.language; delete navigator.languages").unwrap();
     assert_eq!(gb, "06/12/2026, 14:35:38 UTC");
+    assert_eq!(fr_gb, gb);
+    assert_eq!(en, "12/6/2026, 2:35:38 PM UTC");
     assert_eq!(
-        fr, "12/6/2026, 2:35:38 PM UTC",
-        "English as the console speaks it"
+        fr, "Dec 6, 2026, 2:35:38 PM UTC",
+        "English as the console speaks it, its month named"
     );
     assert_eq!(tw, "2026/12/6 22:35:38 GMT+8");
 }
