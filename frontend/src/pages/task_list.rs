@@ -21,6 +21,8 @@ const REFRESH: Duration = Duration::from_secs(4);
 /// How long a row that left the list is kept in its place, at most, while the focus (not
 /// the pointer) keeps it.
 const KEPT_MS: f64 = 60_000.0;
+/// How long a touch on the table counts as the reader being at it.
+const TOUCH_KEEPS_MS: f64 = 10_000.0;
 /// How many filters' rows left on the list page Back finds as they were.
 const KEPT_FILTERS: usize = 5;
 /// The rows after a live refresh: the refreshed page, then, when more rows were shown
@@ -310,6 +312,10 @@ pub fn TaskListPage(
     // Told by the pointer's own events over the table, not by `:hover`, which a touch
     // leaves set after the finger has gone.
     let pointer_in = StoredValue::new(false);
+    // A finger has no hover: a touch on the table (a tap, a scroll) counts as being at it
+    // for a while after (midday session's known gap: on a touch screen rows were never
+    // kept in place, and a row left under a finger about to tap).
+    let touched_at = StoredValue::new(f64::NEG_INFINITY);
     let at_table = move || {
         let Some(table) = section
             .get_untracked()
@@ -321,6 +327,7 @@ pub fn TaskListPage(
         // there (back from a task, after More): those stayed while the reader read
         // elsewhere, and rows were kept for ever (review).
         pointer_in.get_value()
+            || js_sys::Date::now() - touched_at.get_value() < TOUCH_KEEPS_MS
             || document().active_element().is_some_and(|active| {
                 table.contains(Some(&active)) && active.matches(":focus-visible").unwrap_or(false)
             })
@@ -1063,7 +1070,8 @@ pub fn TaskListPage(
                 })}</span>
             </p>
             <div on:pointerenter=move |ev: leptos::ev::PointerEvent| pointer_in.set_value(ev.pointer_type() == "mouse" || ev.pointer_type() == "pen")
-                on:pointerleave=move |_| pointer_in.set_value(false)>
+                on:pointerleave=move |_| pointer_in.set_value(false)
+                on:pointerdown=move |ev: leptos::ev::PointerEvent| if ev.pointer_type() == "touch" { touched_at.set_value(js_sys::Date::now()) }>
                 <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed) left_now
                     read_at=Signal::derive(move || updated.get().unwrap_or_else(js_sys::Date::now))
                     stop=(user, ask_stop) />
