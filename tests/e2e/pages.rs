@@ -451,6 +451,20 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     // The worker's log, picked by keyboard-operable select.
     pages.pick_replica("1").await;
     pages.check_log_contains("rank 1 of 2").await;
+    // Filtered to the lines with a word, as grep would; emptied, whole again.
+    pages.type_into("log-filter", "LOSS").await;
+    pages.check_log_state("lines contain it.").await;
+    pages
+        .text_until("[data-testid='log']", "only the loss lines", |t| {
+            !t.contains("rank 1 of 2") && t.contains("loss")
+        })
+        .await;
+    pages.screenshot("pages-2b-log-filtered").await;
+    pages.check_accessible("filtered log").await;
+    pages
+        .type_into("log-filter", "\u{E003}\u{E003}\u{E003}\u{E003}")
+        .await;
+    pages.check_log_contains("rank 1 of 2").await;
 
     // Share: the link opens in a fresh session as a read-only view, secrets masked.
     pages.click("action-share").await;

@@ -2492,14 +2492,29 @@ pub(crate) fn Logs(
     let log_text = NodeRef::<leptos::html::Span>::new();
     let has_text = Memo::new(move |_| text.with(|t| !t.is_empty()));
     let painted = StoredValue::new_local(Painted::default());
+    // The lines shown are those containing this (ASCII letters in either case), as grep
+    // would: a failed run's error was looked for by scrolling (debugging explorer).
+    let filter = RwSignal::new(String::new());
+    // With a filter: how many lines contain it, of how many.
+    let matched = RwSignal::new(None::<(usize, usize)>);
     Effect::new(move |_| {
         let el = log_text.get();
+        let by = filter.get();
+        let mut counted = None;
         text.with(|t| {
             painted.update_value(|p| match &el {
-                Some(el) => p.show(el, t),
+                Some(el) if by.is_empty() => p.show(el, t),
+                Some(el) => {
+                    let (lines, found, all) = lines_containing(t, &by);
+                    counted = Some((found, all));
+                    p.show(el, &lines);
+                }
                 None => *p = Painted::default(),
             })
         });
+        if matched.get_untracked() != counted {
+            matched.set(counted);
+        }
     });
     // A scroll to the log's end is asked for once per frame, however many chunks come.
     let scroll_asked = StoredValue::new(false);
@@ -2905,6 +2920,12 @@ pub(crate) fn Logs(
                         }).collect_view()}
                     </select>
                 </label>
+                <label>
+                    <span>{crate::i18n::tr("ui.detail.log_filter")}</span>
+                    <input type="search" data-testid="log-filter" disabled=move || !started.get()
+                        aria-describedby=move || if started.get() { "log-state" } else { LOGS_NONE_ID }
+                        prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev)) />
+                </label>
                 <button type="button" data-testid="log-reload" disabled=move || !started.get() || closed.get() aria-describedby=not_yet on:click=move |_| {
                     // Read once is what was asked: no follow comes back with the next pick.
                     wants_follow.set_value(false);
@@ -2939,7 +2960,18 @@ pub(crate) fn Logs(
                 // now on a view frozen by a revoked link (recheck).
                 <p class="log-quiet" data-testid="log-quiet">{move || if closed.get() { String::new() } else { { let l = lang.get(); view.with(|v| quiet_said(l, v)) } }}</p>
             })}
-            <p role="status" class="log-state" data-testid="log-state">
+            <p role="status" class="log-state" id="log-state" data-testid="log-state">
+                {move || matched.get().filter(|_| started.get()).map(|(found, all)| {
+                    let said = if found == 0 {
+                        lang.text_with("ui.detail.log_filter_none", &[("text", filter.get())])
+                    } else {
+                        lang.text_with("ui.detail.log_filter_count", &[
+                            ("found", found.to_string()),
+                            ("all", all.to_string()),
+                        ])
+                    };
+                    view! { <span data-testid="log-filter-count">{said}</span> " " }
+                })}
                 {move || if !started.get() || closed.get() {
                     None
                 } else if following.get() {
@@ -3002,6 +3034,26 @@ pub(crate) fn Logs(
             </pre>
         </section>
     }
+}
+
+/// The lines of `text` that contain `part`, ASCII letters matched in either case (no
+/// Unicode case tables in the console for this), each with its line end; with how many
+/// there are and how many lines `text` has.
+fn lines_containing(text: &str, part: &str) -> (String, usize, usize) {
+    let part = part.as_bytes();
+    let (mut out, mut found, mut all) = (String::new(), 0, 0);
+    for line in text.split_inclusive('\n') {
+        all += 1;
+        if line
+            .as_bytes()
+            .windows(part.len())
+            .any(|w| w.eq_ignore_ascii_case(part))
+        {
+            found += 1;
+            out.push_str(line);
+        }
+    }
+    (out, found, all)
 }
 
 /// The id of the log box's line that says no attempt has started.

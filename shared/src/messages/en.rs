@@ -1483,6 +1483,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.following", "Following the log live…"),
     ("ui.detail.group", "Project group"),
     ("ui.detail.loading", "Loading the task…"),
+    ("ui.detail.log_filter", "Lines containing"),
+    (
+        "ui.detail.log_filter_count",
+        "{found} of {all} lines contain it.",
+    ),
+    (
+        "ui.detail.log_filter_none",
+        "No line of the log shown contains “{text}”.",
+    ),
     ("ui.detail.log_quiet", "No log output from {replicas}."),
     (
         "ui.detail.log_quiet#all",

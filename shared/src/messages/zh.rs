@@ -1287,6 +1287,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.following", "正在实时跟踪日志…"),
     ("ui.detail.group", "项目组"),
     ("ui.detail.loading", "正在加载任务…"),
+    ("ui.detail.log_filter", "仅显示包含以下内容的行"),
+    (
+        "ui.detail.log_filter_count",
+        "{all} 行中有 {found} 行包含该内容。",
+    ),
+    (
+        "ui.detail.log_filter_none",
+        "当前显示的日志中没有包含“{text}”的行。",
+    ),
     ("ui.detail.log_quiet", "无日志输出：{replicas}。"),
     (
         "ui.detail.log_quiet#all",
