@@ -558,6 +558,26 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
     // Its page names the task it was resubmitted from, after a reload too.
     pages.goto(&format!("/tasks/{again}")).await;
     pages.check_text("made-from", &id).await;
+    // Its spec compared with that task's: the same, then a tag apart.
+    pages.click("compare-go").await;
+    pages
+        .check_text(
+            "compared",
+            &format!("Its spec and the spec of {id} are the same."),
+        )
+        .await;
+    pages.type_into("tag-key", "priority").await;
+    pages.type_into("tag-value", "p0").await;
+    pages.click("tag-add").await;
+    pages.click("tags-save").await;
+    pages.check_text("tags-saved", "Tags saved.").await;
+    pages.click("compare-go").await;
+    pages
+        .check_text("compared", &format!("2 fields differ from {id}:"))
+        .await;
+    pages.check_text("compared", "basic.tags[2].value").await;
+    pages.screenshot("pages-6b-compared").await;
+    pages.check_accessible("compared specs").await;
 
     // Delete, with a confirmation that Cancel leaves alone.
     pages.goto(&format!("/tasks/{id}")).await;

@@ -29,6 +29,66 @@ fn exported(spec: &TaskSpec) -> Value {
     value
 }
 
+/// Where two specs differ, field by field: each leaf's path (as findings write them:
+/// `compute.workers`, `environment.env[2].value`) with its value in `a` and in `b`
+/// (none where that spec has no such field), in the specs' order: `a`'s, each field only
+/// `b` has after the field it follows there. Values as the YAML export writes them, a
+/// text without its quotes.
+pub fn differences(a: &TaskSpec, b: &TaskSpec) -> Vec<(String, Option<String>, Option<String>)> {
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    leaves(&exported(a), String::new(), &mut left);
+    leaves(&exported(b), String::new(), &mut right);
+    let mut order: Vec<&str> = left.iter().map(|(p, _)| p.as_str()).collect();
+    let mut after: Option<usize> = None;
+    for (path, _) in &right {
+        match order.iter().position(|o| *o == path) {
+            Some(at) => after = Some(at),
+            None => {
+                let at = after.map_or(0, |a| a + 1);
+                order.insert(at, path);
+                after = Some(at);
+            }
+        }
+    }
+    let value = |side: &[(String, String)], path: &str| {
+        side.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone())
+    };
+    order
+        .into_iter()
+        .filter_map(|path| {
+            let (mine, theirs) = (value(&left, path), value(&right, path));
+            (mine != theirs).then(|| (path.to_owned(), mine, theirs))
+        })
+        .collect()
+}
+
+/// Each leaf of `value` under `path`, an empty list or mapping being a leaf of its own.
+fn leaves(value: &Value, path: String, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            for (i, item) in items.iter().enumerate() {
+                leaves(item, format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Object(fields) if !fields.is_empty() => {
+            for (key, item) in fields {
+                let at = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                leaves(item, at, out);
+            }
+        }
+        Value::String(text) => out.push((path, text.clone())),
+        other => {
+            let mut text = String::new();
+            compact_json(other, &mut text);
+            out.push((path, text));
+        }
+    }
+}
+
 /// The spec as YAML ([`exported`]).
 pub fn to_yaml(spec: &TaskSpec) -> String {
     value_to_yaml(&exported(spec))

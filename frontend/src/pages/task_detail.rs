@@ -518,7 +518,8 @@ pub fn TaskDetailPage(
                                         }) />
                                     <Logs source=api::Source::Task(id.get_value()) view polled=polled.into()
                                         page_unreached=Signal::derive(move || error.with(|e| matches!(e, Some(ClientError::Network(_))))) />
-                                    <SpecPanel id=id.get_value() owner tags=tags.into() polled=polled.into() />
+                                    <SpecPanel id=id.get_value() owner tags=tags.into() polled=polled.into()
+                                        made_from=view.with_untracked(|v| v.made_from.as_ref().map(|m| m.task.0.clone())) />
                                 </div>
                             </div>
                         }.into_any()
@@ -3268,12 +3269,48 @@ fn SpecPanel(
     /// Bumped by each answer of the page's poll: a spec that could not be read (the
     /// connection lost) is read again once the server answers.
     polled: Signal<u64>,
+    /// The task it was made from, offered to compare it with.
+    made_from: Option<String>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    let this = StoredValue::new(id.clone());
     let (spec, again) = crate::components::load_again(move || {
         let id = id.clone();
         async move { api::fetch_spec(&id).await }
     });
+    // Compared with another task's spec, field by field: a run that failed was told from
+    // the one that worked by reading two specs in two tabs (known gap).
+    let other = RwSignal::new(made_from.unwrap_or_default());
+    let compared = RwSignal::new(None::<Compared>);
+    let comparing = RwSignal::new(false);
+    let compare = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let with = other.get_untracked().trim().to_owned();
+        if with.is_empty() || comparing.get_untracked() {
+            return;
+        }
+        if this.with_value(|id| *id == with) {
+            compared.set(Some(Compared::Itself));
+            return;
+        }
+        let Some(Ok(mut mine)) = spec.get_untracked() else {
+            return;
+        };
+        mine.basic.tags = tags.get_untracked();
+        comparing.set(true);
+        leptos::task::spawn_local(async move {
+            let answer = api::fetch_spec(&with).await;
+            if comparing.try_set(false).is_some() {
+                return;
+            }
+            compared.set(Some(match answer {
+                Ok(theirs) => {
+                    Compared::With(with, crate::form::transfer::differences(&mine, &theirs))
+                }
+                Err(err) => Compared::Failed(err),
+            }));
+        });
+    };
     // Read once, it said "cannot reach the server" until the page was reloaded, after
     // the server had long answered again (network explorer). One ask at a time.
     Effect::new(move |_| {
@@ -3294,8 +3331,66 @@ fn SpecPanel(
                 }
                 Err(err) => view! { <p class="banner error" role="alert">{move || err.localized(lang.get())}</p> }.into_any(),
             })}
+            <form class="compare" data-testid="compare" on:submit=compare>
+                <label for="compare-with">{crate::i18n::tr("ui.detail.compare_with")}</label>
+                <input id="compare-with" data-testid="compare-with" prop:value=move || other.get()
+                    on:input=move |ev| other.set(event_target_value(&ev)) />
+                <button type="submit" data-testid="compare-go" aria-disabled=move || comparing.get().then_some("true")>
+                    {crate::i18n::tr("ui.detail.compare")}
+                </button>
+            </form>
+            <div role="status" data-testid="compared">
+                {move || compared.get().map(|result| match result {
+                    Compared::Itself => view! { <p>{move || lang.text("ui.detail.compare_itself")}</p> }.into_any(),
+                    Compared::Failed(err) => view! { <p class="banner error">{move || err.localized(lang.get())}</p> }.into_any(),
+                    Compared::With(with, found) if found.is_empty() => {
+                        view! { <p>{move || lang.text_with("ui.detail.compare_same", &[("other", with.clone())])}</p> }.into_any()
+                    }
+                    Compared::With(with, found) => {
+                        let (named, count) = (with.clone(), found.len());
+                        let said = |value: Option<String>| match value {
+                            Some(v) if v.is_empty() => "\"\"".into_any(),
+                            Some(v) => v.into_any(),
+                            None => view! { <em>{move || lang.text("ui.detail.compare_none")}</em> }.into_any(),
+                        };
+                        view! {
+                            <table class="compared">
+                                <caption>{move || lang.text_with("ui.detail.compare_differs", &[("count", count.to_string()), ("other", named.clone())])}</caption>
+                                <thead><tr>
+                                    <th scope="col">{crate::i18n::tr("ui.detail.compare_field")}</th>
+                                    <th scope="col">{crate::i18n::tr("ui.detail.compare_this")}</th>
+                                    <th scope="col">{with.clone()}</th>
+                                </tr></thead>
+                                <tbody>
+                                    {found.iter().cloned().map(|(path, mine, theirs)| {
+                                        let place = path.clone();
+                                        view! {
+                                            <tr data-path=path.clone()>
+                                                <th scope="row">{move || crate::components::field_place(lang.get(), &place)}" "<code>{path.clone()}</code></th>
+                                                <td>{said(mine)}</td>
+                                                <td>{said(theirs)}</td>
+                                            </tr>
+                                        }
+                                    }).collect_view()}
+                                </tbody>
+                            </table>
+                        }.into_any()
+                    }
+                })}
+            </div>
         </section>
     }
+}
+
+/// What comparing the spec with another task's found.
+#[derive(Clone)]
+enum Compared {
+    /// The task asked for is this one.
+    Itself,
+    /// The other task, and where the specs differ (`form::transfer::differences`).
+    With(String, Vec<(String, Option<String>, Option<String>)>),
+    /// Its spec could not be read.
+    Failed(ClientError),
 }
 
 /// A spec as YAML, as the form previews and exports it (and imports it back), so the

@@ -919,7 +919,23 @@ pub fn TaskListPage(
     // A row's Stop asks first, in a dialog over the list: a question put among the rows
     // or above them would move them under the pointer.
     let stop_dialog = NodeRef::<leptos::html::Dialog>::new();
+    let stop_cancel = NodeRef::<leptos::html::Button>::new();
+    // The task asked about, and its phase as the question opened.
     let stop_asking = RwSignal::new(None::<(String, TaskPhase)>);
+    // Its phase now, as the refresh tells it: a queued run that starts while its question
+    // is open (another's stop freed room) is asked about as running (sweep recheck: it
+    // said "it has not started" over a running row).
+    let asked_phase = Memo::new(move |_| {
+        stop_asking.with(|asked| {
+            asked.as_ref().map(|(id, was)| {
+                tasks.with(|rows| {
+                    rows.iter()
+                        .find(|r| r.task.id.0 == *id)
+                        .map_or(*was, |r| r.task.phase)
+                })
+            })
+        })
+    });
     let stop_error = RwSignal::new(None::<ClientError>);
     let stop_busy = RwSignal::new(false);
     // The task whose stop was asked last, and whether it ended at once (one that waited).
@@ -934,6 +950,11 @@ pub fn TaskListPage(
             stop_error.set(None);
             stop_asking.set(Some((id, phase)));
             let _ = dialog.show_modal();
+            // At the safe answer, as the task's page asks. Not by `autofocus`, which
+            // Chromium also reads as the page loads, and says it ignored in the console.
+            if let Some(cancel) = stop_cancel.get_untracked() {
+                let _ = cancel.focus();
+            }
         }
     });
     let close_stop = move || {
@@ -1081,11 +1102,39 @@ pub fn TaskListPage(
                 // that would forget the question asked since.
                 node_ref=stop_dialog on:close=move |_| {
                     if stop_dialog.get_untracked().is_some_and(|d| !d.open()) {
+                        // The Stop that opened it may have gone with its task's end: the
+                        // keyboard goes on from the row, not from the page's top (sweep
+                        // recheck, a refused stop closed).
+                        // Chromium leaves the focus on the closed question's button until
+                        // its next style update, where no opener got it back.
+                        if let (Some(dialog), Some(active)) = (stop_dialog.get_untracked(), document().active_element())
+                            && dialog.contains(Some(&active))
+                            && let Ok(active) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(active)
+                        {
+                            let _ = active.blur();
+                        }
+                        if let Some((id, _)) = stop_asking.get_untracked() {
+                            focus_row(None, id, false);
+                        }
                         stop_asking.set(None);
                         stop_error.set(None);
                     }
+                }
+                // A second click of a double click lands on the backdrop, which took the
+                // focus from Cancel.
+                on:click=move |ev| {
+                    let on_dialog = ev.target().is_some_and(|t| {
+                        stop_dialog.get_untracked().is_some_and(|d| {
+                            let d: &wasm_bindgen::JsValue = d.as_ref();
+                            let t: &wasm_bindgen::JsValue = t.as_ref();
+                            d == t
+                        })
+                    });
+                    if on_dialog && let Some(cancel) = stop_cancel.get_untracked() {
+                        let _ = cancel.focus();
+                    }
                 }>
-                <p id="list-stop-text">{move || stop_asking.get().map(|(id, phase)| {
+                <p id="list-stop-text">{move || stop_asking.with(|a| a.as_ref().map(|(id, _)| id.clone())).zip(asked_phase.get()).map(|(id, phase)| {
                     // As the task's page asks it: a task that waits has no replicas to end.
                     let asked = match phase {
                         TaskPhase::Queued => "ui.detail.stop_confirm#waiting",
@@ -1107,7 +1156,7 @@ pub fn TaskListPage(
                     aria-disabled=move || (stop_busy.get() || stop_over()).then_some("true") on:click=stop_yes>
                     {crate::i18n::tr("ui.detail.stop_yes")}
                 </button>
-                <button type="button" data-testid="list-stop-no" autofocus=true on:click=move |_| close_stop()>
+                <button type="button" data-testid="list-stop-no" node_ref=stop_cancel on:click=move |_| close_stop()>
                     {crate::i18n::tr("ui.detail.cancel")}
                 </button>
             </dialog>
@@ -1659,6 +1708,12 @@ pub fn TaskTable(
                             let waiting = Memo::new(move |before: Option<&bool>| {
                                 before.copied().unwrap_or(false) || waits.with(Option::is_some)
                             });
+                            // A reason that comes, or grows to a failure's two lines, after
+                            // the row was drawn waits for a pointer resting on the table to
+                            // leave it (pages.css): a run that failed under it moved every
+                            // row below by two lines (sweep recheck).
+                            let appeared = !waiting.get_untracked();
+                            let failed_late = task.phase != TaskPhase::Failed;
                             let gone = {
                                 let id = id.clone();
                                 Memo::new(move |_| left.is_some_and(|l| l.with(|l| l.contains(&id))))
@@ -1715,6 +1770,7 @@ pub fn TaskTable(
                                         // moves nothing. Reworded in place, not built again.
                                         {move || waiting.get().then(|| view! {
                                             <span class="waits" data-testid="row-reason" class:ended=move || phase.get() == TaskPhase::Failed
+                                                class:appeared=appeared class:failed-late=failed_late
                                                 title=move || waits.get().unwrap_or_default()>
                                                 {move || waits.get().unwrap_or_default()}
                                             </span>

@@ -1408,6 +1408,24 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.cancel", "Cancel"),
     ("ui.detail.clone", "Clone"),
     ("ui.detail.close", "Close"),
+    ("ui.detail.compare", "Compare"),
+    (
+        "ui.detail.compare_differs",
+        "{count} fields differ from {other}:",
+    ),
+    (
+        "ui.detail.compare_differs_one",
+        "1 field differs from {other}:",
+    ),
+    ("ui.detail.compare_field", "Field"),
+    ("ui.detail.compare_itself", "That is this task."),
+    ("ui.detail.compare_none", "not set"),
+    (
+        "ui.detail.compare_same",
+        "Its spec and the spec of {other} are the same.",
+    ),
+    ("ui.detail.compare_this", "This task"),
+    ("ui.detail.compare_with", "Compare with task"),
     ("ui.detail.copied", "Link copied."),
     ("ui.detail.copy", "Copy link"),
     (

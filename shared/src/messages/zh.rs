@@ -1223,6 +1223,17 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.cancel", "取消"),
     ("ui.detail.clone", "克隆"),
     ("ui.detail.close", "关闭"),
+    ("ui.detail.compare", "对比"),
+    (
+        "ui.detail.compare_differs",
+        "与 {other} 相比有 {count} 个字段不同：",
+    ),
+    ("ui.detail.compare_field", "字段"),
+    ("ui.detail.compare_itself", "这就是本任务。"),
+    ("ui.detail.compare_none", "未设置"),
+    ("ui.detail.compare_same", "与 {other} 的规格完全相同。"),
+    ("ui.detail.compare_this", "本任务"),
+    ("ui.detail.compare_with", "与任务对比"),
     ("ui.detail.copied", "链接已复制。"),
     ("ui.detail.copy", "复制链接"),
     (
