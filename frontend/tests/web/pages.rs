@@ -2707,6 +2707,14 @@ async fn request_for(part: &str) -> String {
         .expect("held")
 }
 
+/// The id of the table row the keyboard's focus is in, if any.
+fn focused_row() -> Option<String> {
+    document()
+        .active_element()
+        .and_then(|a| a.closest("tr").ok().flatten())
+        .and_then(|tr| tr.get_attribute("data-id"))
+}
+
 /// The ids of the table's rows, in order.
 fn row_ids(host: &HtmlElement) -> Vec<String> {
     let rows = host.query_selector_all("tbody tr").unwrap();
@@ -3396,12 +3404,7 @@ async fn ones_own_task_is_stopped_from_its_row() {
     .await;
     assert!(stop_in("t00").is_none(), "no second Stop");
     until("the keyboard on its row", || {
-        document()
-            .active_element()
-            .and_then(|a| a.closest("tr").ok().flatten())
-            .and_then(|tr| tr.get_attribute("data-id"))
-            .as_deref()
-            == Some("t00")
+        focused_row().as_deref() == Some("t00")
     })
     .await;
     assert_eq!(
@@ -3507,12 +3510,7 @@ async fn a_refused_stop_from_the_list_says_why_in_its_question() {
     );
     find(&host, "[data-testid='list-stop-no']").click();
     until("the focus on its row", || {
-        document()
-            .active_element()
-            .and_then(|a| a.closest("tr").ok().flatten())
-            .and_then(|tr| tr.get_attribute("data-id"))
-            .as_deref()
-            == Some("t02")
+        focused_row().as_deref() == Some("t02")
     })
     .await;
     finish(handle, &host, &address);
@@ -3651,12 +3649,6 @@ async fn back_at_the_list_the_focus_goes_on_from_a_row_that_left() {
     hold_fetches();
     find(&host, "[data-testid='back']").click();
     until("the list", on_list).await;
-    let focused_row = || {
-        document()
-            .active_element()
-            .and_then(|a| a.closest("tr").ok().flatten())
-            .and_then(|tr| tr.get_attribute("data-id"))
-    };
     until("the focus on t05's row", || {
         focused_row().as_deref() == Some("t05")
     })
