@@ -1883,11 +1883,8 @@ fn Actions(
                         on:keydown=move |ev| if ev.key() == "Escape" { cancel() }
                         node_ref=question_box>
                         <p id="confirm-text">{move || {
-                            // A task that waits has no replicas to end; one waiting to
-                            // run again has run (explorer: "it has not started").
-                            let asked = match (question, view.with(|v| v.task.phase)) {
-                                (Question::Stop, TaskPhase::Queued) => "ui.detail.stop_confirm#waiting",
-                                (Question::Stop, TaskPhase::Retrying) => "ui.detail.stop_confirm#retrying",
+                            let asked = match question {
+                                Question::Stop => stop_question(view.with(|v| v.task.phase)),
                                 _ => asked,
                             };
                             lang.text_with(asked, &[("name", id())])
@@ -3055,6 +3052,17 @@ fn lines_containing(text: &str, part: &str) -> (String, usize, usize) {
         }
     }
     (out, found, all)
+}
+
+/// The question before a stop of a task in `phase`, the task's page's and the list's: a
+/// task that waits has no replicas to end; one waiting to run again has run (explorer:
+/// "it has not started").
+pub(crate) fn stop_question(phase: TaskPhase) -> &'static str {
+    match phase {
+        TaskPhase::Queued => "ui.detail.stop_confirm#waiting",
+        TaskPhase::Retrying => "ui.detail.stop_confirm#retrying",
+        _ => "ui.detail.stop_confirm",
+    }
 }
 
 /// The id of the log box's line that says no attempt has started.

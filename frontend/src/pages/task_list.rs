@@ -1135,13 +1135,8 @@ pub fn TaskListPage(
                     }
                 }>
                 <p id="list-stop-text">{move || stop_asking.with(|a| a.as_ref().map(|(id, _)| id.clone())).zip(asked_phase.get()).map(|(id, phase)| {
-                    // As the task's page asks it: a task that waits has no replicas to end.
-                    let asked = match phase {
-                        TaskPhase::Queued => "ui.detail.stop_confirm#waiting",
-                        TaskPhase::Retrying => "ui.detail.stop_confirm#retrying",
-                        _ => "ui.detail.stop_confirm",
-                    };
-                    lang.text_with(asked, &[("name", id)])
+                    // As the task's page asks it.
+                    lang.text_with(super::task_detail::stop_question(phase), &[("name", id)])
                 })}</p>
                 {move || {
                     let said = if stop_over() {
