@@ -656,10 +656,11 @@ async fn may_have_seen(state: &AppState, user: &User, id: &TaskId) -> Result<boo
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 struct ListParams {
-    /// Only tasks in this phase (not `deleted`: deleted tasks are gone).
+    /// Only tasks in this phase (not `deleted`: deleted tasks are gone); `active`: those
+    /// that have not ended (queued, scheduling, running, retrying).
     #[serde(default, deserialize_with = "listed_phase")]
     #[param(value_type = Option<ListedPhase>, inline)]
-    phase: Option<TaskPhase>,
+    phase: Option<ListedPhase>,
     /// Only tasks of this type.
     #[serde(rename = "type")]
     task_type: Option<shared::TaskType>,
@@ -741,10 +742,11 @@ fn longest_task_name() -> usize {
 
 // Its own type, not `TaskPhase`, so that a refusal's "expected one of" and the OpenAPI
 // document offer only the phases a list takes.
-/// A phase a list may ask for: any but `deleted`.
+/// A phase a list may ask for: any but `deleted`; or `active`, every phase before an end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 enum ListedPhase {
+    Active,
     Queued,
     Scheduling,
     Running,
@@ -754,9 +756,11 @@ enum ListedPhase {
     Stopped,
 }
 
-impl From<ListedPhase> for TaskPhase {
-    fn from(phase: ListedPhase) -> TaskPhase {
-        match phase {
+impl ListedPhase {
+    /// The one phase it is; none for `active`.
+    fn phase(self) -> Option<TaskPhase> {
+        Some(match self {
+            ListedPhase::Active => return None,
             ListedPhase::Queued => TaskPhase::Queued,
             ListedPhase::Scheduling => TaskPhase::Scheduling,
             ListedPhase::Running => TaskPhase::Running,
@@ -764,14 +768,14 @@ impl From<ListedPhase> for TaskPhase {
             ListedPhase::Succeeded => TaskPhase::Succeeded,
             ListedPhase::Failed => TaskPhase::Failed,
             ListedPhase::Stopped => TaskPhase::Stopped,
-        }
+        })
     }
 }
 
 /// `phase` as a [`ListedPhase`]; `deleted` is refused with its reason, not as unknown.
 fn listed_phase<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<TaskPhase>, D::Error> {
+) -> Result<Option<ListedPhase>, D::Error> {
     use serde::de::{Error, IntoDeserializer};
     let text = String::deserialize(deserializer)?;
     // A deleted task is gone for everyone, as its own page says (404): listed, it would
@@ -784,9 +788,7 @@ fn listed_phase<'de, D: serde::Deserializer<'de>>(
     }
     let listed: Result<ListedPhase, serde::de::value::Error> =
         ListedPhase::deserialize(text.into_deserializer());
-    listed
-        .map(|phase| Some(phase.into()))
-        .map_err(D::Error::custom)
+    listed.map(Some).map_err(D::Error::custom)
 }
 
 /// `GET /tasks`: the tasks the caller may see, newest first, filtered, a page at a time.
@@ -832,7 +834,8 @@ async fn list(
     let page = runner(&state)?
         .store()
         .list(&ListQuery {
-            phase: params.phase,
+            phase: params.phase.and_then(ListedPhase::phase),
+            active: params.phase == Some(ListedPhase::Active),
             after,
             limit: params.limit.unwrap_or(50),
             ..query
@@ -926,6 +929,7 @@ async fn list_query(
     }
     Ok(Some(ListQuery {
         phase: None,
+        active: false,
         task_type: params.task_type,
         tag,
         owner,
@@ -2879,8 +2883,9 @@ mod tests {
             ListedPhase::Failed,
             ListedPhase::Stopped,
         ] {
-            assert_eq!(listed(phase.into()), Some(phase));
+            assert_eq!(phase.phase().and_then(listed), Some(phase));
         }
+        assert_eq!(ListedPhase::Active.phase(), None);
     }
 
     /// Brief (exploratory test): with the targets `https://hooks.example.com` and

@@ -571,6 +571,10 @@ pub(super) async fn lists_filter_by_every_field(store: Arc<dyn TaskStore>) {
         .advance(&id("bert-aaaaa"), change(TaskPhase::Scheduling, 8), 1)
         .await
         .expect("advances");
+    store
+        .advance(&id("gpt-ddddd"), change(TaskPhase::Failed, 9), 0)
+        .await
+        .expect("ends");
 
     let list = |query: ListQuery| {
         let store = &store;
@@ -613,6 +617,15 @@ pub(super) async fn lists_filter_by_every_field(store: Arc<dyn TaskStore>) {
         })
         .await,
         ["bert-aaaaa"]
+    );
+    assert_eq!(
+        list(ListQuery {
+            active: true,
+            ..Default::default()
+        })
+        .await,
+        ["asr-eeeee", "gpt-ccccc", "ray-bbbbb", "bert-aaaaa"],
+        "the tasks that have not ended"
     );
     assert_eq!(
         list(ListQuery {

@@ -469,6 +469,9 @@ pub const MAX_PAGE: u32 = 500;
 pub struct ListQuery {
     /// Only tasks in this phase.
     pub phase: Option<TaskPhase>,
+    /// Only tasks that have not ended (queued, scheduling, running, retrying), when
+    /// `phase` is `None`.
+    pub active: bool,
     /// Only tasks of this type.
     pub task_type: Option<TaskType>,
     /// Only tasks with this tag (now, see [`StoredTask::tags`]).
@@ -977,6 +980,14 @@ where
         sqlx::QueryBuilder::<DB>::new(concat!("SELECT ", task_columns!(), " FROM tasks t WHERE "));
     match query.phase {
         Some(phase) => sql.push("t.phase = ").push_bind(phase_code(phase)),
+        None if query.active => {
+            sql.push("t.phase IN (");
+            let mut phases = sql.separated(", ");
+            for phase in ALL_PHASES.into_iter().filter(|p| !p.is_finished()) {
+                phases.push_bind(phase_code(phase));
+            }
+            sql.push(")")
+        }
         None => sql
             .push("t.phase <> ")
             .push_bind(phase_code(TaskPhase::Deleted)),

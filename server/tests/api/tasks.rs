@@ -39,7 +39,6 @@ fn on_h100(command: &str, workers: u64, spec_id: &str, units: u64) -> Value {
     spec
 }
 
-/// Polls the task until `done` holds of it, or fails after 30 s.
 /// Submits `spec`, which must be accepted, and gives its task's id.
 async fn submitted(app: &Router, spec: &Value) -> String {
     let (status, task) = call(app, post("/api/v1/tasks", spec)).await;
@@ -47,6 +46,7 @@ async fn submitted(app: &Router, spec: &Value) -> String {
     task["id"].as_str().expect("an id").to_owned()
 }
 
+/// Polls the task until `done` holds of it, or fails after 30 s.
 async fn wait_for(app: &Router, id: &str, done: impl Fn(&Value) -> bool) -> Value {
     for _ in 0..300 {
         let (status, task) = call(app, get(&format!("/api/v1/tasks/{id}"))).await;
@@ -1600,6 +1600,31 @@ async fn a_retried_submit_with_the_same_key_returns_the_first_task() {
     let (status, body) = call(&app, get("/api/v1/tasks?phase=deleted")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(body["code"], "query.invalid", "{body}");
+}
+
+/// `phase=active` lists the tasks that have not ended, a running one and a queued one,
+/// not one that succeeded (the console's Active chip: a sweep's runs still going).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_active_phase_lists_the_tasks_that_have_not_ended() {
+    let app = server::app(demo_state().await);
+    let done = submitted(&app, &on_h100("true", 1, "h100-1g", 1)).await;
+    wait_for(&app, &done, phase_is("succeeded")).await;
+    let filler = submitted(&app, &on_h100("sleep 30", 1, "h100-8g", 1)).await;
+    wait_for(&app, &filler, phase_is("running")).await;
+    let waiting = submitted(&app, &on_h100("sleep 30", 1, "h100-1g", 8)).await;
+    wait_for(&app, &waiting, phase_is("queued")).await;
+    let (status, page) = call(&app, get("/api/v1/tasks?phase=active")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let ids: Vec<&str> = page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [waiting.as_str(), filler.as_str()], "{page}");
+    for id in [&waiting, &filler] {
+        call(&app, post(&format!("/api/v1/tasks/{id}/stop"), &json!({}))).await;
+    }
 }
 
 /// The app on the demo catalog with the Beijing reserved A100 line's quota at `limit`,
