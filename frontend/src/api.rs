@@ -552,6 +552,9 @@ pub fn new_idempotency_key() -> String {
 pub struct ListFilter {
     /// Only this phase.
     pub phase: Option<TaskPhase>,
+    /// Only the tasks that have not ended (`phase=active`), when `phase` is none: a
+    /// sweep's runs still going, whatever their phase.
+    pub active: bool,
     /// Only this type.
     pub task_type: Option<TaskType>,
     /// `key` or `key=value`.
@@ -582,6 +585,8 @@ impl ListFilter {
         let mut pairs = Vec::new();
         if let Some(phase) = self.phase {
             pairs.push(("phase", wire_name(&phase)));
+        } else if self.active {
+            pairs.push(("phase", "active".to_owned()));
         }
         if let Some(task_type) = self.task_type {
             pairs.push(("type", wire_name(&task_type)));
@@ -659,6 +664,7 @@ impl ListFilter {
                 let refused = match key {
                     // `deleted` is a phase, not one a list shows.
                     "phase" => (!value.is_empty()
+                        && value != "active"
                         && crate::form::context::unwire::<TaskPhase>(value)
                             .is_none_or(|p| p == TaskPhase::Deleted))
                     .then_some("ui.list.ignored.phase"),
@@ -692,6 +698,7 @@ impl ListFilter {
                 "phase" => {
                     filter.phase = crate::form::context::unwire(&value)
                         .filter(|p: &TaskPhase| *p != TaskPhase::Deleted);
+                    filter.active = value == "active";
                 }
                 "type" => filter.task_type = crate::form::context::unwire(&value),
                 "tag" => filter.tag = value,
@@ -777,6 +784,7 @@ pub async fn list_tasks(
 pub async fn phase_counts(filter: &ListFilter) -> Result<shared::api::PhaseCounts> {
     let all = ListFilter {
         phase: None,
+        active: false,
         ..filter.clone()
     };
     get(&format!("/api/v1/tasks/counts?{}", query(&all.pairs()))).await

@@ -671,6 +671,11 @@ async fn a_rayjob_runs_to_success_a_long_task_is_stopped_and_filters_survive_a_r
     pages.click("nav-list").await;
     pages.check_row(&ray_id, "succeeded").await;
     pages.check_row(&long_id, "stopped").await;
+    // Active: the tasks that have not ended; none has not, now.
+    pages.choose_phase("active").await;
+    pages.check_address("/?phase=active").await;
+    pages.check_no_row(&ray_id).await;
+    pages.check_no_row(&long_id).await;
     pages.choose_phase("succeeded").await;
     pages.choose_type("RayJob").await;
     pages.check_address("/?phase=succeeded&type=ray_job").await;

@@ -271,6 +271,7 @@ pub fn TaskListPage(
     let count = move |f: ListFilter| {
         let key = ListFilter {
             phase: None,
+            active: false,
             ..f.clone()
         }
         .to_query();
@@ -1032,7 +1033,9 @@ pub fn TaskListPage(
                         {move || {
                             // The values a filter takes, as the address writes them.
                             let l = lang.get();
-                            let phases: Vec<String> = LISTED_PHASES.iter().map(api::wire_name).collect();
+                            let phases: Vec<String> = std::iter::once("active".to_owned())
+                                .chain(LISTED_PHASES.iter().map(api::wire_name))
+                                .collect();
                             let types: Vec<String> = TaskType::ALL.iter().map(api::wire_name).collect();
                             let takes = [
                                 ("phases", shared::messages::list(l, &phases)),
@@ -1239,9 +1242,21 @@ pub fn PhaseChips(
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let selected = move || filter.with(|f| f.phase);
+    let active = move || filter.with(|f| f.phase.is_none() && f.active);
     let number = move |phase: Option<TaskPhase>| {
         counts.get().map(|c| {
             let n = phase.map_or_else(|| c.total(), |p| c.of(p));
+            view! { " " <span class="count" class:stale=stale>{n}</span> }
+        })
+    };
+    // The tasks not ended: a chip of its own, whose number is theirs.
+    let active_number = move || {
+        counts.get().map(|c| {
+            let n: u64 = LISTED_PHASES
+                .into_iter()
+                .filter(|p| !p.is_finished())
+                .map(|p| c.of(p))
+                .sum();
             view! { " " <span class="count" class:stale=stale>{n}</span> }
         })
     };
@@ -1250,19 +1265,38 @@ pub fn PhaseChips(
             <button
                 type="button"
                 class="chip"
-                aria-pressed=move || selected().is_none().to_string()
-                on:click=move |_| filter.update(|f| f.phase = None)
+                aria-pressed=move || (selected().is_none() && !active()).to_string()
+                on:click=move |_| filter.update(|f| {
+                    f.phase = None;
+                    f.active = false;
+                })
                 data-phase="all"
             >
                 {crate::i18n::tr("ui.list.chip_all")}
                 {move || number(None)}
+            </button>
+            <button
+                type="button"
+                class="chip"
+                aria-pressed=move || active().to_string()
+                on:click=move |_| filter.update(|f| {
+                    f.phase = None;
+                    f.active = true;
+                })
+                data-phase="active"
+            >
+                {crate::i18n::tr("ui.list.chip_active")}
+                {move || active_number()}
             </button>
             {LISTED_PHASES.into_iter().map(|phase| view! {
                 <button
                     type="button"
                     class=format!("chip phase-{}", api::wire_name(&phase))
                     aria-pressed=move || (selected() == Some(phase)).to_string()
-                    on:click=move |_| filter.update(|f| f.phase = Some(phase))
+                    on:click=move |_| filter.update(|f| {
+                        f.phase = Some(phase);
+                        f.active = false;
+                    })
                     data-phase=api::wire_name(&phase)
                 >
                     {move || phase_label(lang.get(), phase)}

@@ -147,6 +147,7 @@ fn spec_of(task_type: TaskType) -> shared::TaskSpec {
 fn list_filters_survive_the_address_bar_both_ways() {
     let filter = ListFilter {
         phase: Some(TaskPhase::Running),
+        active: false,
         task_type: Some(TaskType::RayJob),
         tag: "team=nlp x".into(),
         name: "llama".into(),
@@ -194,6 +195,14 @@ fn list_filters_survive_the_address_bar_both_ways() {
         }
     );
     assert_eq!(ListFilter::default().to_query(), "");
+    // The tasks not ended, whatever their phase.
+    let active = ListFilter {
+        active: true,
+        ..ListFilter::default()
+    };
+    assert_eq!(active.to_query(), "phase=active");
+    assert_eq!(ListFilter::from_query("phase=active"), active);
+    assert!(ListFilter::ignored("phase=active").is_empty());
     // What the filter bar cannot show is not applied, and said so: a group beside
     // `mine=true` (the bar's one choice of whose), and all but the last of a name given
     // twice.
@@ -1117,6 +1126,7 @@ async fn a_phase_chip_filters_and_says_it_is_pressed() {
         chips,
         [
             "All",
+            "Active",
             "Queued",
             "Scheduling",
             "Running",
@@ -1141,9 +1151,31 @@ async fn a_phase_chip_filters_and_says_it_is_pressed() {
             .as_deref(),
         Some("false")
     );
+    // Active: the tasks not ended, a chip of its own (a sweep's runs still going).
+    find(&host, ".chip[data-phase='active']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        (filter.get_untracked().phase, filter.get_untracked().active),
+        (None, true)
+    );
+    let pressed = |phase: &str| {
+        find(&host, &format!(".chip[data-phase='{phase}']"))
+            .get_attribute("aria-pressed")
+            .unwrap()
+    };
+    assert_eq!(
+        (pressed("active"), pressed("all"), pressed("succeeded")),
+        ("true".into(), "false".into(), "false".into())
+    );
+    find(&host, ".chip[data-phase='running']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        (filter.get_untracked().phase, filter.get_untracked().active),
+        (Some(TaskPhase::Running), false)
+    );
     find(&host, ".chip[data-phase='all']").click();
     leptos::task::tick().await;
-    assert_eq!(filter.get_untracked().phase, None);
+    assert_eq!(filter.get_untracked(), ListFilter::default());
 }
 
 #[wasm_bindgen_test]
@@ -2908,6 +2940,7 @@ async fn the_phase_chips_say_how_many_tasks_each_phase_has() {
     );
     until("the numbers", || chip("running") == "Running 12").await;
     assert_eq!(chip("all"), "All 58");
+    assert_eq!(chip("active"), "Active 15", "queued, running and retrying");
     assert_eq!(chip("failed"), "Failed 3");
     answer_fetch("/api/v1/tasks?", &page_of(0, 3, None));
     // A refresh asks again; the numbers follow it.
@@ -2918,7 +2951,19 @@ async fn the_phase_chips_say_how_many_tasks_each_phase_has() {
         r#"{"queued":1,"scheduling":0,"running":13,"retrying":1,"succeeded":40,"failed":3,"stopped":0}"#,
     );
     until("the new numbers", || chip("running") == "Running 13").await;
-    // A chip pressed filters the list, not the counts.
+    // A chip pressed filters the list, not the counts: Active's too.
+    find(&host, "[data-testid='phase-chips'] [data-phase='active']").click();
+    let listed = request_for("phase=active").await;
+    assert!(listed.contains("/api/v1/tasks?"), "{listed}");
+    let after = request_for("/api/v1/tasks/counts").await;
+    assert!(!after.contains("phase="), "{after}");
+    answer_fetch(
+        "/api/v1/tasks/counts",
+        r#"{"queued":1,"scheduling":0,"running":13,"retrying":1,"succeeded":40,"failed":3,"stopped":0}"#,
+    );
+    answer_fetch("phase=active", &page_of(0, 3, None));
+    // Asked again only once this answer is in (one ask of the counts at a time).
+    sleep(100).await;
     find(&host, "[data-testid='phase-chips'] [data-phase='failed']").click();
     let after = request_for("/api/v1/tasks/counts").await;
     assert!(!after.contains("phase="), "{after}");

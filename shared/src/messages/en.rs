@@ -2340,6 +2340,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.title", "Create training task"),
     ("ui.list.any", "Any"),
     ("ui.list.arrived", "Show {count} new"),
+    ("ui.list.chip_active", "Active"),
     ("ui.list.chip_all", "All"),
     ("ui.list.chips", "Tasks by phase"),
     ("ui.list.clear", "Clear filters"),

@@ -2042,6 +2042,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.title", "创建训练任务"),
     ("ui.list.any", "全部"),
     ("ui.list.arrived", "显示 {count} 个新任务"),
+    ("ui.list.chip_active", "进行中"),
     ("ui.list.chip_all", "全部"),
     ("ui.list.chips", "按状态筛选"),
     ("ui.list.clear", "清除筛选"),
