@@ -29,64 +29,157 @@ fn exported(spec: &TaskSpec) -> Value {
     value
 }
 
-/// Where two specs differ, field by field: each leaf's path (as findings write them:
-/// `compute.workers`, `environment.env[2].value`) with its value in `a` and in `b`
-/// (none where that spec has no such field), in the specs' order: `a`'s, each field only
-/// `b` has after the field it follows there. Values as the YAML export writes them, a
-/// text without its quotes.
-pub fn differences(a: &TaskSpec, b: &TaskSpec) -> Vec<(String, Option<String>, Option<String>)> {
+/// Where two specs differ, field by field ([`Compared`]): each leaf's path (as findings
+/// write them: `compute.workers`, `environment.env[2].value`) with its value in `a` and
+/// in `b`, in the specs' order (`a`'s, each field only `b` has after the field it follows
+/// there). A list of named items (env vars by name, tags by key) is paired by name, not
+/// by row: one var removed read as every later var renamed (recheck); an item one spec
+/// lacks is one row, `name=value`. A value masked in either spec is not compared.
+pub fn differences(a: &TaskSpec, b: &TaskSpec) -> Compared {
     let (mut left, mut right) = (Vec::new(), Vec::new());
-    leaves(&exported(a), String::new(), &mut left);
-    leaves(&exported(b), String::new(), &mut right);
-    let mut order: Vec<&str> = left.iter().map(|(p, _)| p.as_str()).collect();
+    leaves(&exported(a), "", "", None, &mut left);
+    leaves(&exported(b), "", "", None, &mut right);
+    let mut order: Vec<&str> = left.iter().map(|l| l.key.as_str()).collect();
     let mut after: Option<usize> = None;
-    for (path, _) in &right {
-        match order.iter().position(|o| *o == path) {
+    for leaf in &right {
+        match order.iter().position(|o| *o == leaf.key) {
             Some(at) => after = Some(at),
             None => {
                 let at = after.map_or(0, |a| a + 1);
-                order.insert(at, path);
+                order.insert(at, &leaf.key);
                 after = Some(at);
             }
         }
     }
-    let value = |side: &[(String, String)], path: &str| {
-        side.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone())
-    };
-    order
-        .into_iter()
-        .filter_map(|path| {
-            let (mine, theirs) = (value(&left, path), value(&right, path));
-            (mine != theirs).then(|| (path.to_owned(), mine, theirs))
-        })
-        .collect()
+    let find = |side: &[Leaf], key: &str| side.iter().position(|l| l.key == key);
+    let has_item = |side: &[Leaf], item: &str| side.iter().any(|l| l.head && l.key == item);
+    let mut compared = Compared::default();
+    for key in order {
+        let (mine, theirs) = (find(&left, key), find(&right, key));
+        let leaf = match (mine, theirs) {
+            (Some(i), _) => &left[i],
+            (None, Some(i)) => &right[i],
+            (None, None) => continue,
+        };
+        // A named item both have is compared field by field; one only one has, as a
+        // whole, in one row.
+        let both = |item: &str| has_item(&left, item) && has_item(&right, item);
+        let asked = if leaf.head {
+            !both(&leaf.key)
+        } else {
+            leaf.item.as_deref().is_none_or(both)
+        };
+        let text = |side: &[Leaf], at: Option<usize>| at.map(|i| side[i].text.clone());
+        let (mine_text, theirs_text) = (text(&left, mine), text(&right, theirs));
+        if !asked || mine_text == theirs_text {
+            continue;
+        }
+        let masked = |t: &Option<String>| t.as_deref() == Some(shared::task::HIDDEN_VALUE_MASK);
+        if masked(&mine_text) || masked(&theirs_text) {
+            compared.masked = true;
+            continue;
+        }
+        compared.fields.push(Difference {
+            path: leaf.path.clone(),
+            mine: mine_text,
+            theirs: theirs_text,
+        });
+    }
+    compared
 }
 
-/// Each leaf of `value` under `path`, an empty list or mapping being a leaf of its own.
-fn leaves(value: &Value, path: String, out: &mut Vec<(String, String)>) {
+/// What [`differences`] found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Compared {
+    /// The fields that differ.
+    pub fields: Vec<Difference>,
+    /// Some values were masked in one spec or both, and not compared.
+    pub masked: bool,
+}
+
+/// One field two specs give otherwise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Difference {
+    /// Where it is, in the spec that has it (the first's when both do).
+    pub path: String,
+    /// Its value in the first spec; none where it has no such field.
+    pub mine: Option<String>,
+    /// Its value in the second.
+    pub theirs: Option<String>,
+}
+
+/// One leaf of a spec: the key it is paired by, its path, its value as text; a named
+/// item's own row (`head`), and the named item a leaf is in.
+struct Leaf {
+    key: String,
+    path: String,
+    text: String,
+    head: bool,
+    item: Option<String>,
+}
+
+/// Each leaf of `value`, at `path`, paired by `key`, within named item `item`: an empty
+/// list or mapping is a leaf of its own; a named item of a list (an object with a
+/// `name` or `key` text: an env var, a tag) is paired by its name, not its row, and has
+/// a row of its own, `name=value`, for a spec that lacks it.
+fn leaves(value: &Value, key: &str, path: &str, item: Option<&str>, out: &mut Vec<Leaf>) {
+    let plain = |text: String| Leaf {
+        key: key.to_owned(),
+        path: path.to_owned(),
+        text,
+        head: false,
+        item: item.map(str::to_owned),
+    };
     match value {
         Value::Array(items) if !items.is_empty() => {
-            for (i, item) in items.iter().enumerate() {
-                leaves(item, format!("{path}[{i}]"), out);
+            for (i, entry) in items.iter().enumerate() {
+                let at = format!("{path}[{i}]");
+                match named(entry) {
+                    Some(name) => {
+                        let keyed = format!("{key}[={name}]");
+                        let text = entry
+                            .get("value")
+                            .and_then(Value::as_str)
+                            .map_or_else(|| name.to_owned(), |v| format!("{name}={v}"));
+                        out.push(Leaf {
+                            key: keyed.clone(),
+                            path: at.clone(),
+                            text,
+                            head: true,
+                            item: item.map(str::to_owned),
+                        });
+                        leaves(entry, &keyed, &at, Some(&keyed), out);
+                    }
+                    None => leaves(entry, &format!("{key}[{i}]"), &at, item, out),
+                }
             }
         }
         Value::Object(fields) if !fields.is_empty() => {
-            for (key, item) in fields {
-                let at = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
+            for (name, field) in fields {
+                let join = |base: &str| {
+                    if base.is_empty() {
+                        name.clone()
+                    } else {
+                        format!("{base}.{name}")
+                    }
                 };
-                leaves(item, at, out);
+                leaves(field, &join(key), &join(path), item, out);
             }
         }
-        Value::String(text) => out.push((path, text.clone())),
+        Value::String(text) => out.push(plain(text.clone())),
         other => {
             let mut text = String::new();
             compact_json(other, &mut text);
-            out.push((path, text));
+            out.push(plain(text));
         }
     }
+}
+
+/// The name of a list's item that has one: an env var's `name`, a tag's `key`.
+fn named(item: &Value) -> Option<&str> {
+    ["name", "key"]
+        .into_iter()
+        .find_map(|field| item.get(field).and_then(Value::as_str))
 }
 
 /// The spec as YAML ([`exported`]).

@@ -2495,10 +2495,18 @@ pub(crate) fn Logs(
     let filter = RwSignal::new(String::new());
     // With a filter: how many lines contain it, of how many.
     let matched = RwSignal::new(None::<(usize, usize)>);
+    let filtered_by = StoredValue::new(String::new());
     Effect::new(move |_| {
         let el = log_text.get();
         let by = filter.get();
         let mut counted = None;
+        // A box at its end stays there as the filter changes (a followed log emptied of
+        // its filter stood at its top, its new lines arriving out of view: recheck).
+        let changed = filtered_by.with_value(|was| *was != by);
+        let at_end = changed
+            && log_box.get_untracked().is_some_and(|pre| {
+                pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height()
+            });
         text.with(|t| {
             painted.update_value(|p| match &el {
                 Some(el) if by.is_empty() => p.show(el, t),
@@ -2512,6 +2520,12 @@ pub(crate) fn Logs(
         });
         if matched.get_untracked() != counted {
             matched.set(counted);
+        }
+        if changed {
+            filtered_by.set_value(by);
+            if at_end && let Some(pre) = log_box.get_untracked() {
+                pre.set_scroll_top(pre.scroll_height());
+            }
         }
     });
     // A scroll to the log's end is asked for once per frame, however many chunks come.
@@ -3289,7 +3303,7 @@ fn SpecPanel(
     // Compared with another task's spec, field by field: a run that failed was told from
     // the one that worked by reading two specs in two tabs (known gap).
     let other = RwSignal::new(made_from.unwrap_or_default());
-    let compared = RwSignal::new(None::<Compared>);
+    let compared = RwSignal::new(None::<Comparison>);
     let comparing = RwSignal::new(false);
     let compare = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -3298,7 +3312,7 @@ fn SpecPanel(
             return;
         }
         if this.with_value(|id| *id == with) {
-            compared.set(Some(Compared::Itself));
+            compared.set(Some(Comparison::Itself));
             return;
         }
         let Some(Ok(mut mine)) = spec.get_untracked() else {
@@ -3313,9 +3327,9 @@ fn SpecPanel(
             }
             compared.set(Some(match answer {
                 Ok(theirs) => {
-                    Compared::With(with, crate::form::transfer::differences(&mine, &theirs))
+                    Comparison::With(with, crate::form::transfer::differences(&mine, &theirs))
                 }
-                Err(err) => Compared::Failed(err),
+                Err(err) => Comparison::Failed(err),
             }));
         });
     };
@@ -3349,13 +3363,14 @@ fn SpecPanel(
             </form>
             <div role="status" data-testid="compared">
                 {move || compared.get().map(|result| match result {
-                    Compared::Itself => view! { <p>{move || lang.text("ui.detail.compare_itself")}</p> }.into_any(),
-                    Compared::Failed(err) => view! { <p class="banner error">{move || err.localized(lang.get())}</p> }.into_any(),
-                    Compared::With(with, found) if found.is_empty() => {
-                        view! { <p>{move || lang.text_with("ui.detail.compare_same", &[("other", with.clone())])}</p> }.into_any()
-                    }
-                    Compared::With(with, found) => {
-                        let (named, count) = (with.clone(), found.len());
+                    Comparison::Itself => view! { <p>{move || lang.text("ui.detail.compare_itself")}</p> }.into_any(),
+                    Comparison::Failed(err) => view! { <p class="banner error">{move || err.localized(lang.get())}</p> }.into_any(),
+                    Comparison::With(with, found) if found.fields.is_empty() => view! {
+                        <p>{move || lang.text_with("ui.detail.compare_same", &[("other", with.clone())])}</p>
+                        {found.masked.then(|| view! { <p class="help">{move || lang.text("ui.detail.compare_masked")}</p> })}
+                    }.into_any(),
+                    Comparison::With(with, found) => {
+                        let (named, count) = (with.clone(), found.fields.len());
                         let said = |value: Option<String>| match value {
                             Some(v) if v.is_empty() => "\"\"".into_any(),
                             Some(v) => v.into_any(),
@@ -3370,7 +3385,7 @@ fn SpecPanel(
                                     <th scope="col">{with.clone()}</th>
                                 </tr></thead>
                                 <tbody>
-                                    {found.iter().cloned().map(|(path, mine, theirs)| {
+                                    {found.fields.iter().cloned().map(|crate::form::transfer::Difference { path, mine, theirs }| {
                                         let place = path.clone();
                                         view! {
                                             <tr data-path=path.clone()>
@@ -3382,6 +3397,8 @@ fn SpecPanel(
                                     }).collect_view()}
                                 </tbody>
                             </table>
+                            // A hidden value is compared only where both specs show it.
+                            {found.masked.then(|| view! { <p class="help">{move || lang.text("ui.detail.compare_masked")}</p> })}
                         }.into_any()
                     }
                 })}
@@ -3392,11 +3409,11 @@ fn SpecPanel(
 
 /// What comparing the spec with another task's found.
 #[derive(Clone)]
-enum Compared {
+enum Comparison {
     /// The task asked for is this one.
     Itself,
     /// The other task, and where the specs differ (`form::transfer::differences`).
-    With(String, Vec<(String, Option<String>, Option<String>)>),
+    With(String, crate::form::transfer::Compared),
     /// Its spec could not be read.
     Failed(ClientError),
 }

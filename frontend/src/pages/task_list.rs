@@ -1123,6 +1123,12 @@ pub fn TaskListPage(
                         stop_error.set(None);
                     }
                 }
+                // Nor does it select the question's first word (recheck).
+                on:mousedown=move |ev: leptos::ev::MouseEvent| {
+                    if ev.detail() > 1 {
+                        ev.prevent_default();
+                    }
+                }
                 // A second click of a double click lands on the backdrop, which took the
                 // focus from Cancel.
                 on:click=move |ev| {

@@ -3660,6 +3660,69 @@ async fn a_reason_that_comes_late_is_marked_to_wait_for_the_pointer() {
     restore_address(&address);
 }
 
+/// Under a pointer resting on the table (`:hover`, played here by a class), a row whose
+/// task fails keeps its height, its reason held until the pointer leaves; then it shows,
+/// a failure's two lines (sweep recheck: the show rule outranked the hold, and the row
+/// grew by a line under the pointer).
+#[wasm_bindgen_test]
+async fn a_row_that_fails_under_a_resting_pointer_keeps_its_height() {
+    let address = fresh_page();
+    let (host, frame) = framed_host_with(1366, |css| {
+        css.replace(".table-scroll:hover", ".table-scroll.pointer-here")
+    });
+    let tasks = RwSignal::new(vec![
+        task("run-aaaaa", TaskPhase::Running, TaskType::PyTorchJob),
+        task("run-bbbbb", TaskPhase::Running, TaskType::PyTorchJob),
+    ]);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::En);
+        Nav::provide();
+        view! { <TaskTable tasks=tasks.into() /> }
+    });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    find(&host, ".table-scroll")
+        .class_list()
+        .add_1("pointer-here")
+        .unwrap();
+    let top = |n: u32| {
+        find(&host, &format!("tbody tr:nth-child({n})"))
+            .get_bounding_client_rect()
+            .top()
+    };
+    let (first, second) = (top(1), top(2));
+    tasks.update(|t| {
+        t[0].task.phase = TaskPhase::Failed;
+        t[0].task.history.last_mut().unwrap().phase = TaskPhase::Failed;
+        t[0].task.history.last_mut().unwrap().reason =
+            "after 4 attempts; the last: replica 0 (master) ended with exit code 3".into();
+    });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let (held, reason_there) = (
+        top(2),
+        host.query_selector("[data-testid='row-reason']")
+            .unwrap()
+            .is_some(),
+    );
+    find(&host, ".table-scroll")
+        .class_list()
+        .remove_1("pointer-here")
+        .unwrap();
+    crate::after_paint().await;
+    let (after, first_after) = (top(2), top(1));
+    drop(handle);
+    frame.remove();
+    restore_address(&address);
+    assert!(reason_there, "the reason is in the row");
+    assert_eq!(held, second, "held under the pointer");
+    assert_eq!(first_after, first);
+    assert!(
+        after > second,
+        "shown once the pointer left: {after} vs {second}"
+    );
+}
+
 /// Back at a list from a task stopped on its page, whose row has left the list (a
 /// Running list), the keyboard goes on from the row after it, not from the page's top
 /// (sweep explorer).
@@ -6685,6 +6748,40 @@ async fn a_log_is_filtered_to_the_lines_containing_what_is_typed() {
     })
     .await;
     assert_eq!(count(), None);
+    // A box at its end stays there as the filter changes: a followed log emptied of its
+    // filter stood at its top, its new lines arriving out of view (recheck).
+    pre.set_attribute("style", "max-height: 100px; overflow: auto")
+        .unwrap();
+    reload_log(&host).await;
+    answer_log_end(&format!("{}the end\n", "line\n".repeat(300)), 0);
+    until("the long log", || {
+        pre.text_content()
+            .unwrap_or_default()
+            .ends_with("the end\n")
+    })
+    .await;
+    crate::after_paint().await;
+    crate::after_paint().await;
+    let at_end = || pre.scroll_top() + pre.client_height() + 2 >= pre.scroll_height();
+    assert!(at_end(), "opened at its end");
+    type_in("the end");
+    until("filtered", || {
+        pre.text_content().unwrap_or_default() == "the end\n"
+    })
+    .await;
+    type_in("");
+    until("the whole log back", || {
+        pre.text_content().unwrap_or_default().len() > 1000
+    })
+    .await;
+    crate::after_paint().await;
+    assert!(
+        at_end(),
+        "still at its end: {} + {} of {}",
+        pre.scroll_top(),
+        pre.client_height(),
+        pre.scroll_height()
+    );
     finish(handle, &host, &address);
 }
 
@@ -7606,42 +7703,90 @@ async fn a_spec_is_compared_with_another_tasks_field_by_field() {
         .iter()
         .map(u32::to_string)
         .collect();
-    assert_eq!(rows.length(), 4);
+    assert_eq!(rows.length(), 3);
     assert_eq!(
         find(&host, "table.compared caption")
             .text_content()
             .unwrap(),
-        "4 fields differ from t0:"
+        "3 fields differ from t0:"
     );
-    // t0's second tag, after the first, where its spec has it.
+    // t0's second tag, after the first, where its spec has it: one row, the tag whole.
     assert_eq!(
         row(0),
         (
-            "basic.tags[1].key".to_owned(),
-            vec!["not set".to_owned(), "lr".to_owned()]
+            "basic.tags[1]".to_owned(),
+            vec!["not set".to_owned(), "lr=0.01".to_owned()]
         )
     );
     assert_eq!(
         row(1),
         (
-            "basic.tags[1].value".to_owned(),
-            vec!["not set".to_owned(), "0.01".to_owned()]
-        )
-    );
-    assert_eq!(
-        row(2),
-        (
             "environment.env[0].value".to_owned(),
             vec![mine.environment.env[0].value.clone(), "other".to_owned()]
         )
     );
-    assert_eq!(row(3), ("compute.workers".to_owned(), workers));
+    assert_eq!(row(2), ("compute.workers".to_owned(), workers));
     // Named in the form's words, with the path.
     assert!(
-        find(&host, "table.compared tbody tr:nth-child(3) th")
+        find(&host, "table.compared tbody tr:nth-child(2) th")
             .text_content()
             .unwrap()
             .ends_with("environment.env[0].value"),
+    );
+    assert!(
+        host.query_selector("[data-testid='compared'] .help")
+            .unwrap()
+            .is_none(),
+        "nothing masked"
+    );
+
+    // Env vars are paired by name, not by row: one t0 has before the rest is one row,
+    // not every later one renamed (recheck). Its hidden value, masked in t0's spec, is
+    // not compared, and said so.
+    let mut more = mine.clone();
+    more.basic.tags = view.tags.clone();
+    more.environment.env.insert(
+        0,
+        shared::task::EnvVar {
+            name: "EXTRA".into(),
+            value: "1".into(),
+            hidden: false,
+        },
+    );
+    for var in more.environment.env.iter_mut().filter(|v| v.hidden) {
+        var.value = shared::task::HIDDEN_VALUE_MASK.into();
+    }
+    assert!(
+        mine.environment.env.iter().any(|v| v.hidden),
+        "a hidden one to mask"
+    );
+    compare_with("t0");
+    request_for("/api/v1/tasks/t0/spec").await;
+    answer_fetch(
+        "/api/v1/tasks/t0/spec",
+        &serde_json::to_string(&more).unwrap(),
+    );
+    until("one row", || {
+        host.query_selector_all("table.compared tbody tr")
+            .unwrap()
+            .length()
+            == 1
+    })
+    .await;
+    let tr = find(&host, "table.compared tbody tr");
+    assert_eq!(
+        tr.get_attribute("data-path").as_deref(),
+        Some("environment.env[0]")
+    );
+    assert_eq!(
+        all_text(&host, "table.compared tbody td"),
+        ["not set", "EXTRA=1"]
+    );
+    assert_eq!(
+        find(&host, "[data-testid='compared'] .help")
+            .text_content()
+            .unwrap(),
+        "Hidden values masked in either spec are not compared."
     );
     // The same spec.
     compare_with("t0");
@@ -9939,6 +10084,11 @@ fn page_style() -> web_sys::Element {
 /// media queries read the frame's width, not the test window's (800 px). The host, and
 /// the frame for the test to remove.
 fn framed_host(width: u32) -> (HtmlElement, web_sys::Element) {
+    framed_host_with(width, |css| css.to_owned())
+}
+
+/// [`framed_host`] with the console's styles as `edit` gives them back.
+fn framed_host_with(width: u32, edit: impl Fn(&str) -> String) -> (HtmlElement, web_sys::Element) {
     let document = web_sys::window().unwrap().document().unwrap();
     let frame = document.create_element("iframe").unwrap();
     frame
@@ -9953,10 +10103,10 @@ fn framed_host(width: u32) -> (HtmlElement, web_sys::Element) {
         .unwrap()
         .unchecked_into();
     let style = inner.create_element("style").unwrap();
-    style.set_text_content(Some(concat!(
+    style.set_text_content(Some(&edit(concat!(
         include_str!("../../../public/berth.css"),
         include_str!("../../../public/pages.css")
-    )));
+    ))));
     inner.head().unwrap().append_child(&style).unwrap();
     let host: HtmlElement = inner.create_element("div").unwrap().unchecked_into();
     inner.body().unwrap().append_child(&host).unwrap();

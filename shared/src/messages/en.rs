@@ -1419,6 +1419,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.compare_field", "Field"),
     ("ui.detail.compare_itself", "That is this task."),
+    (
+        "ui.detail.compare_masked",
+        "Hidden values masked in either spec are not compared.",
+    ),
     ("ui.detail.compare_none", "not set"),
     (
         "ui.detail.compare_same",

@@ -1230,6 +1230,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.compare_field", "字段"),
     ("ui.detail.compare_itself", "这就是本任务。"),
+    (
+        "ui.detail.compare_masked",
+        "任一规格中已隐藏（掩码显示）的值不参与对比。",
+    ),
     ("ui.detail.compare_none", "未设置"),
     ("ui.detail.compare_same", "与 {other} 的规格完全相同。"),
     ("ui.detail.compare_this", "本任务"),
