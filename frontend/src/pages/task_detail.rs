@@ -2496,6 +2496,10 @@ pub(crate) fn Logs(
     // With a filter: how many lines contain it, of how many.
     let matched = RwSignal::new(None::<(usize, usize)>);
     let filtered_by = StoredValue::new(String::new());
+    // Whether the box was at its end when last it could be scrolled: a filter whose
+    // lines all fit is at its end whatever the reader had done, and a scroll up before
+    // it was forgotten (recheck).
+    let was_at_end = StoredValue::new(true);
     Effect::new(move |_| {
         let el = log_text.get();
         let by = filter.get();
@@ -2505,7 +2509,12 @@ pub(crate) fn Logs(
         let changed = filtered_by.with_value(|was| *was != by);
         let at_end = changed
             && log_box.get_untracked().is_some_and(|pre| {
-                pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height()
+                if pre.scroll_height() > pre.client_height() {
+                    was_at_end.set_value(
+                        pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height(),
+                    );
+                }
+                was_at_end.get_value()
             });
         text.with(|t| {
             painted.update_value(|p| match &el {
