@@ -7562,7 +7562,7 @@ async fn filters_from_the_address_are_shown_or_said_not_applied() {
     assert!(
         note.starts_with(
             "Not applied from the address: phase=bogus (not a phase the list shows; it shows \
-             queued, scheduling, running, retrying, succeeded, failed and stopped), \
+             active, queued, scheduling, running, retrying, succeeded, failed and stopped), \
              type=foo (not a task type; the types are pytorch_job and ray_job), "
         ),
         "{note}"
