@@ -2780,6 +2780,13 @@ fn page_of(from: usize, to: usize, next: Option<&str>) -> String {
     .unwrap()
 }
 
+/// [`page_of`], the whole list, its tasks as `edit` leaves them.
+fn page_of_edited(from: usize, to: usize, edit: impl FnOnce(&mut Vec<TaskView>)) -> String {
+    let mut page: shared::api::TaskPage = serde_json::from_str(&page_of(from, to, None)).unwrap();
+    edit(&mut page.tasks);
+    serde_json::to_string(&page).unwrap()
+}
+
 /// The page size a list request asked for (`limit=`).
 fn limit_asked(url: &str) -> usize {
     url.split("limit=")
@@ -3534,10 +3541,9 @@ async fn a_refused_stop_from_the_list_says_why_in_its_question() {
     })
     .await;
     assert_eq!(said(), None, "a new question says no old refusal");
-    let mut page: shared::api::TaskPage = serde_json::from_str(&page_of(0, 3, None)).unwrap();
-    page.tasks[2].task.phase = TaskPhase::Succeeded;
+    let page = page_of_edited(0, 3, |tasks| tasks[2].task.phase = TaskPhase::Succeeded);
     request_for("/api/v1/tasks?").await;
-    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&page).unwrap());
+    answer_fetch("/api/v1/tasks?", &page);
     until("nothing left to stop", || {
         said().is_some_and(|s| s.contains("nothing left to stop"))
     })
@@ -3764,9 +3770,8 @@ async fn back_at_the_list_the_focus_goes_on_from_a_row_that_left() {
     // The refresh: t05 was stopped on its page, so it is no longer running.
     let asked = request_for("/api/v1/tasks?").await;
     assert!(asked.contains("phase=running"), "{asked}");
-    let mut page: shared::api::TaskPage = serde_json::from_str(&page_of(0, 8, None)).unwrap();
-    page.tasks.retain(|t| t.task.id.0 != "t05");
-    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&page).unwrap());
+    let page = page_of_edited(0, 8, |tasks| tasks.retain(|t| t.task.id.0 != "t05"));
+    answer_fetch("/api/v1/tasks?", &page);
     until("t05 gone", || !row_ids(&host).contains(&"t05".to_owned())).await;
     until("the focus on the next row", || {
         focused_row().as_deref() == Some("t06")
@@ -3790,9 +3795,10 @@ async fn a_touch_on_the_table_keeps_a_row_that_leaves_in_place() {
     )
     .unwrap();
     request_for("/api/v1/tasks?").await;
-    let mut page: shared::api::TaskPage = serde_json::from_str(&page_of(0, 6, None)).unwrap();
-    page.tasks.remove(2);
-    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&page).unwrap());
+    let page = page_of_edited(0, 6, |tasks| {
+        tasks.remove(2);
+    });
+    answer_fetch("/api/v1/tasks?", &page);
     until_found(
         &host,
         "the row said to have left",
