@@ -1249,22 +1249,20 @@ pub fn PhaseChips(
     let lang = UiLang::use_context();
     let selected = move || filter.with(|f| f.phase);
     let active = move || filter.with(|f| f.phase.is_none() && f.active);
-    let number = move |phase: Option<TaskPhase>| {
+    // A chip's number, once counted: `of` picks it from the counts.
+    let number = move |of: &dyn Fn(&shared::api::PhaseCounts) -> u64| {
         counts.get().map(|c| {
-            let n = phase.map_or_else(|| c.total(), |p| c.of(p));
+            let n = of(&c);
             view! { " " <span class="count" class:stale=stale>{n}</span> }
         })
     };
     // The tasks not ended: a chip of its own, whose number is theirs.
-    let active_number = move || {
-        counts.get().map(|c| {
-            let n: u64 = LISTED_PHASES
-                .into_iter()
-                .filter(|p| !p.is_finished())
-                .map(|p| c.of(p))
-                .sum();
-            view! { " " <span class="count" class:stale=stale>{n}</span> }
-        })
+    let active_count = |c: &shared::api::PhaseCounts| -> u64 {
+        LISTED_PHASES
+            .into_iter()
+            .filter(|p| !p.is_finished())
+            .map(|p| c.of(p))
+            .sum()
     };
     view! {
         <div class="chips" role="group" aria-label=crate::i18n::tr("ui.list.chips") data-testid="phase-chips">
@@ -1279,7 +1277,7 @@ pub fn PhaseChips(
                 data-phase="all"
             >
                 {crate::i18n::tr("ui.list.chip_all")}
-                {move || number(None)}
+                {move || number(&shared::api::PhaseCounts::total)}
             </button>
             <button
                 type="button"
@@ -1292,7 +1290,7 @@ pub fn PhaseChips(
                 data-phase="active"
             >
                 {crate::i18n::tr("ui.list.chip_active")}
-                {move || active_number()}
+                {move || number(&active_count)}
             </button>
             {LISTED_PHASES.into_iter().map(|phase| view! {
                 <button
@@ -1306,7 +1304,7 @@ pub fn PhaseChips(
                     data-phase=api::wire_name(&phase)
                 >
                     {move || phase_label(lang.get(), phase)}
-                    {move || number(Some(phase))}
+                    {move || number(&|c| c.of(phase))}
                 </button>
             }).collect_view()}
         </div>
