@@ -1144,8 +1144,10 @@ pub fn TaskListPage(
                     }
                 }>
                 <p id="list-stop-text">{move || stop_asking.with(|a| a.as_ref().map(|(id, _)| id.clone())).zip(asked_phase.get()).map(|(id, phase)| {
-                    // As the task's page asks it.
-                    lang.text_with(super::task_detail::stop_question(phase), &[("name", id)])
+                    // As the task's page asks it; once there is nothing to stop, the
+                    // task alone, as the question's first sentence no longer holds.
+                    let asked = if stop_over() { "ui.list.stop_over" } else { super::task_detail::stop_question(phase) };
+                    lang.text_with(asked, &[("name", id)])
                 })}</p>
                 {move || {
                     let said = if stop_over() {

@@ -3484,8 +3484,12 @@ async fn a_refused_stop_from_the_list_says_why_in_its_question() {
             .and_then(|e| e.text_content())
     };
     let yes = || find(&host, "[data-testid='list-stop-yes']");
+    let question = || find(&host, "#list-stop-text").text_content().unwrap();
     find(&host, "tr[data-id='t01'] [data-testid='row-stop']").click();
-    until("the question", open).await;
+    until("the question", || {
+        open() && question().starts_with("Stop task t01?")
+    })
+    .await;
     yes().click();
     request_for("/api/v1/tasks/t01/stop").await;
     refuse_fetch(
@@ -3521,6 +3525,9 @@ async fn a_refused_stop_from_the_list_says_why_in_its_question() {
         yes().get_attribute("aria-disabled").as_deref(),
         Some("true")
     );
+    // The question's first sentence no longer holds: the task alone is named (sweep
+    // recheck: "Stop task t01? Its replicas are ended now…" stood above it).
+    assert_eq!(question(), "Task t01");
     yes().click();
     sleep(50).await;
     assert!(
@@ -3552,6 +3559,7 @@ async fn a_refused_stop_from_the_list_says_why_in_its_question() {
         yes().get_attribute("aria-disabled").as_deref(),
         Some("true")
     );
+    assert_eq!(question(), "Task t02");
     // Closed, the keyboard goes on from its row: the Stop that opened it has gone
     // (sweep recheck: the focus fell to the page's top).
     assert!(

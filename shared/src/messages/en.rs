@@ -2425,6 +2425,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Stop was asked for {name}: it ends once its replicas have exited.",
     ),
     ("ui.list.stop_named", "Stop {name}"),
+    ("ui.list.stop_over", "Task {name}"),
     ("ui.list.stopped", "{name} was stopped."),
     ("ui.list.table", "Task table"),
     ("ui.list.task_zone", "In the task's time zone: {time}"),

@@ -2118,6 +2118,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "已请求停止 {name}：副本全部退出后任务即结束。",
     ),
     ("ui.list.stop_named", "停止 {name}"),
+    ("ui.list.stop_over", "任务 {name}"),
     ("ui.list.stopped", "已停止 {name}。"),
     ("ui.list.table", "任务表"),
     ("ui.list.task_zone", "任务时区：{time}"),
