@@ -311,8 +311,9 @@ pub fn TaskListPage(
     };
     let section = NodeRef::<leptos::html::Section>::new();
     // Told by the pointer's own events over the table, not by `:hover`, which a touch
-    // leaves set after the finger has gone.
-    let pointer_in = StoredValue::new(false);
+    // leaves set after the finger has gone. A signal: the table holds late reasons by it
+    // (`pointer-here`, pages.css).
+    let pointer_in = RwSignal::new(false);
     // A finger has no hover: a touch on the table (a tap, a scroll) counts as being at it
     // for a while after (midday session's known gap: on a touch screen rows were never
     // kept in place, and a row left under a finger about to tap).
@@ -327,7 +328,7 @@ pub fn TaskListPage(
         // A focus the reader moved there by keyboard, not one a click or the page put
         // there (back from a task, after More): those stayed while the reader read
         // elsewhere, and rows were kept for ever (review).
-        pointer_in.get_value()
+        pointer_in.get_untracked()
             || js_sys::Date::now() - touched_at.get_value() < TOUCH_KEEPS_MS
             || document().active_element().is_some_and(|active| {
                 table.contains(Some(&active)) && active.matches(":focus-visible").unwrap_or(false)
@@ -584,7 +585,7 @@ pub fn TaskListPage(
                     // The minute is the focus's: under a pointer still on the table, a row
                     // taken out after it moved the rows below (sweep explorer). The pointer
                     // leaves, and they go at the next refresh.
-                    let pointer_there = pointer_in.get_value();
+                    let pointer_there = pointer_in.get_untracked();
                     let fresh = |t: &TaskView| {
                         pointer_there
                             || departed_at.with_value(|d| {
@@ -1093,8 +1094,9 @@ pub fn TaskListPage(
                     </button>
                 })}</span>
             </p>
-            <div on:pointerenter=move |ev: leptos::ev::PointerEvent| pointer_in.set_value(ev.pointer_type() == "mouse" || ev.pointer_type() == "pen")
-                on:pointerleave=move |_| pointer_in.set_value(false)
+            <div class:pointer-here=move || pointer_in.get()
+                on:pointerenter=move |ev: leptos::ev::PointerEvent| pointer_in.set(ev.pointer_type() == "mouse" || ev.pointer_type() == "pen")
+                on:pointerleave=move |_| pointer_in.set(false)
                 on:pointerdown=move |ev: leptos::ev::PointerEvent| if ev.pointer_type() == "touch" { touched_at.set_value(js_sys::Date::now()) }>
                 <TaskTable tasks=tasks.into() groups=table_groups left=Signal::from(departed) left_now
                     read_at=Signal::derive(move || updated.get().unwrap_or_else(js_sys::Date::now))

@@ -3624,7 +3624,7 @@ async fn a_rows_stop_makes_it_no_taller() {
 
 /// A reason that comes after a row was drawn, or a failure's that would take a second
 /// line, is marked to wait while a pointer rests on the table (pages.css hides it under
-/// `:hover`): a run that failed under the pointer moved every row below by two lines
+/// the list's `pointer-here`): a run that failed under the pointer moved every row below by two lines
 /// (sweep recheck). A row drawn failed, or waiting, shows its reason as before.
 #[wasm_bindgen_test]
 async fn a_reason_that_comes_late_is_marked_to_wait_for_the_pointer() {
@@ -3674,16 +3674,14 @@ async fn a_reason_that_comes_late_is_marked_to_wait_for_the_pointer() {
     restore_address(&address);
 }
 
-/// Under a pointer resting on the table (`:hover`, played here by a class), a row whose
+/// Under a pointer resting on the table (the list's `pointer-here`), a row whose
 /// task fails keeps its height, its reason held until the pointer leaves; then it shows,
 /// a failure's two lines (sweep recheck: the show rule outranked the hold, and the row
 /// grew by a line under the pointer).
 #[wasm_bindgen_test]
 async fn a_row_that_fails_under_a_resting_pointer_keeps_its_height() {
     let address = fresh_page();
-    let (host, frame) = framed_host_with(1366, |css| {
-        css.replace(".table-scroll:hover", ".table-scroll.pointer-here")
-    });
+    let (host, frame) = framed_host(1366);
     let tasks = RwSignal::new(vec![
         task("run-aaaaa", TaskPhase::Running, TaskType::PyTorchJob),
         task("run-bbbbb", TaskPhase::Running, TaskType::PyTorchJob),
@@ -3695,10 +3693,7 @@ async fn a_row_that_fails_under_a_resting_pointer_keeps_its_height() {
     });
     leptos::task::tick().await;
     crate::after_paint().await;
-    find(&host, ".table-scroll")
-        .class_list()
-        .add_1("pointer-here")
-        .unwrap();
+    host.class_list().add_1("pointer-here").unwrap();
     let top = |n: u32| {
         find(&host, &format!("tbody tr:nth-child({n})"))
             .get_bounding_client_rect()
@@ -3719,10 +3714,7 @@ async fn a_row_that_fails_under_a_resting_pointer_keeps_its_height() {
             .unwrap()
             .is_some(),
     );
-    find(&host, ".table-scroll")
-        .class_list()
-        .remove_1("pointer-here")
-        .unwrap();
+    host.class_list().remove_1("pointer-here").unwrap();
     crate::after_paint().await;
     let (after, first_after) = (top(2), top(1));
     drop(handle);
@@ -3814,6 +3806,39 @@ async fn a_touch_on_the_table_keeps_a_row_that_leaves_in_place() {
     )
     .await;
     assert_eq!(row_ids(&host).len(), 6, "no row moved");
+    finish(handle, &host, &address);
+}
+
+/// A mouse resting on the table holds late reasons (`pointer-here`); a touch does not:
+/// `:hover`, which held them before, stays set after a finger has gone, and a reason
+/// that came waited for the next touch elsewhere (evening session's known gap).
+#[wasm_bindgen_test]
+async fn only_a_resting_mouse_holds_late_reasons_not_a_touch() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 3, None));
+    until("the rows", || row_ids(&host).len() == 3).await;
+    let enter = |kind: &str, event: &str| {
+        js_sys::eval(&format!(
+            "document.querySelector('.table-scroll').parentElement.dispatchEvent(\
+             new PointerEvent('{event}', {{ pointerType: '{kind}' }}))"
+        ))
+        .unwrap();
+    };
+    let held = || {
+        host.query_selector(".pointer-here [data-testid='task-table']")
+            .unwrap()
+            .is_some()
+    };
+    assert!(!held(), "nothing rests on it yet");
+    enter("touch", "pointerenter");
+    leptos::task::tick().await;
+    assert!(!held(), "a finger holds nothing");
+    enter("touch", "pointerleave");
+    enter("mouse", "pointerenter");
+    until("a mouse holds them", held).await;
+    enter("mouse", "pointerleave");
+    until("let go as it leaves", || !held()).await;
     finish(handle, &host, &address);
 }
 
@@ -10120,11 +10145,6 @@ fn page_style() -> web_sys::Element {
 /// media queries read the frame's width, not the test window's (800 px). The host, and
 /// the frame for the test to remove.
 fn framed_host(width: u32) -> (HtmlElement, web_sys::Element) {
-    framed_host_with(width, |css| css.to_owned())
-}
-
-/// [`framed_host`] with the console's styles as `edit` gives them back.
-fn framed_host_with(width: u32, edit: impl Fn(&str) -> String) -> (HtmlElement, web_sys::Element) {
     let document = web_sys::window().unwrap().document().unwrap();
     let frame = document.create_element("iframe").unwrap();
     frame
@@ -10139,10 +10159,10 @@ fn framed_host_with(width: u32, edit: impl Fn(&str) -> String) -> (HtmlElement, 
         .unwrap()
         .unchecked_into();
     let style = inner.create_element("style").unwrap();
-    style.set_text_content(Some(&edit(concat!(
+    style.set_text_content(Some(concat!(
         include_str!("../../../public/berth.css"),
         include_str!("../../../public/pages.css")
-    ))));
+    )));
     inner.head().unwrap().append_child(&style).unwrap();
     let host: HtmlElement = inner.create_element("div").unwrap().unchecked_into();
     inner.body().unwrap().append_child(&host).unwrap();
