@@ -32,9 +32,10 @@ fn exported(spec: &TaskSpec) -> Value {
 /// Where two specs differ, field by field ([`Compared`]): each leaf's path (as findings
 /// write them: `compute.workers`, `environment.env[2].value`) with its value in `a` and
 /// in `b`, in the specs' order (`a`'s, each field only `b` has after the field it follows
-/// there). A list of named items (env vars by name, tags by key) is paired by name, not
-/// by row: one var removed read as every later var renamed (recheck); an item one spec
-/// lacks is one row, `name=value`. A value masked in either spec is not compared.
+/// there). A list of named items (env vars by name, tags by key, mounts by their path,
+/// alerts by all they say) is paired by name, not by row: one var removed read as every
+/// later var renamed (recheck); an item one spec lacks is one row (`name=value`,
+/// `id:path`). A value masked in either spec is not compared.
 pub fn differences(a: &TaskSpec, b: &TaskSpec) -> Compared {
     let (mut left, mut right) = (Vec::new(), Vec::new());
     leaves(&exported(a), "", "", None, &mut left);
@@ -119,9 +120,9 @@ struct Leaf {
 }
 
 /// Each leaf of `value`, at `path`, paired by `key`, within named item `item`: an empty
-/// list or mapping is a leaf of its own; a named item of a list (an object with a
-/// `name` or `key` text: an env var, a tag) is paired by its name, not its row, and has
-/// a row of its own, `name=value`, for a spec that lacks it.
+/// list or mapping is a leaf of its own; a named item of a list ([`named`]) is paired by
+/// its name, not its row, and has a row of its own for a spec that lacks it. An item
+/// named as one before it in its list is paired by its name and its count (`#2`).
 fn leaves(value: &Value, key: &str, path: &str, item: Option<&str>, out: &mut Vec<Leaf>) {
     let plain = |text: String| Leaf {
         key: key.to_owned(),
@@ -132,15 +133,17 @@ fn leaves(value: &Value, key: &str, path: &str, item: Option<&str>, out: &mut Ve
     };
     match value {
         Value::Array(items) if !items.is_empty() => {
+            let mut names: Vec<String> = Vec::new();
             for (i, entry) in items.iter().enumerate() {
                 let at = format!("{path}[{i}]");
                 match named(entry) {
-                    Some(name) => {
-                        let keyed = format!("{key}[={name}]");
-                        let text = entry
-                            .get("value")
-                            .and_then(Value::as_str)
-                            .map_or_else(|| name.to_owned(), |v| format!("{name}={v}"));
+                    Some((name, text)) => {
+                        let before = names.iter().filter(|n| **n == name).count();
+                        let keyed = match before {
+                            0 => format!("{key}[={name}]"),
+                            n => format!("{key}[={name}#{}]", n + 1),
+                        };
+                        names.push(name);
                         out.push(Leaf {
                             key: keyed.clone(),
                             path: at.clone(),
@@ -175,11 +178,36 @@ fn leaves(value: &Value, key: &str, path: &str, item: Option<&str>, out: &mut Ve
     }
 }
 
-/// The name of a list's item that has one: an env var's `name`, a tag's `key`.
-fn named(item: &Value) -> Option<&str> {
-    ["name", "key"]
-        .into_iter()
-        .find_map(|field| item.get(field).and_then(Value::as_str))
+/// The name a list's item is paired by, and its text as one row, for an item that has
+/// one: an env var's `name` and a tag's `key` (`name=value`); a mount's path, as a
+/// spec mounts one thing at a path (`id:path`, as a container's volume is written); an
+/// alert's event, threshold, channel and target together, as a spec's alerts are a set
+/// (`failed · email · a@example.com`).
+fn named(item: &Value) -> Option<(String, String)> {
+    let text = |field: &str| item.get(field).and_then(Value::as_str);
+    if let Some(name) = text("name").or_else(|| text("key")) {
+        let shown = text("value").map_or_else(|| name.to_owned(), |v| format!("{name}={v}"));
+        return Some((name.to_owned(), shown));
+    }
+    if let (Some(id), Some(path)) = (text("id"), text("path")) {
+        return Some((path.to_owned(), format!("{id}:{path}")));
+    }
+    if item.get("event").is_some() && item.get("channel").is_some() {
+        let mut shown = String::new();
+        for field in ["event", "threshold", "channel", "target"] {
+            let part = match item.get(field) {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Number(n)) => n.to_string(),
+                _ => continue,
+            };
+            if !shown.is_empty() {
+                shown.push_str(" · ");
+            }
+            shown.push_str(&part);
+        }
+        return Some((shown.clone(), shown));
+    }
+    None
 }
 
 /// The spec as YAML ([`exported`]).

@@ -7849,6 +7849,79 @@ async fn a_spec_is_compared_with_another_tasks_field_by_field() {
             .unwrap(),
         "Hidden values masked in either spec are not compared."
     );
+    // Mounts are paired by their path, alerts by all they say: a dataset and an alert
+    // t0 has before the rest are a row each, `id:path` and the alert's words, and a
+    // dataset moved to another path of the same id is one row too (known gap: paired by
+    // row, one mount added read as every later one changed).
+    let mut mounted = mine.clone();
+    mounted.basic.tags = view.tags.clone();
+    assert!(
+        !mine.environment.datasets.is_empty()
+            && !mine.environment.models.is_empty()
+            && !mine.advanced.alerts.is_empty(),
+        "a dataset, a model and an alert to put others before"
+    );
+    mounted.environment.datasets.insert(
+        0,
+        shared::task::Mount {
+            id: "ds-extra".into(),
+            path: "/mnt/extra".into(),
+        },
+    );
+    mounted.advanced.alerts.insert(
+        0,
+        shared::task::Alert {
+            event: shared::task::AlertEvent::QueuedLongerThan,
+            threshold: Some(30),
+            channel: shared::task::AlertChannel::Email,
+            target: "bob@example.com".into(),
+        },
+    );
+    // The same mount twice is two items: the second pairs with none of t1's.
+    let model = mine.environment.models[0].clone();
+    mounted.environment.models.push(model.clone());
+    compare_with("t0");
+    request_for("/api/v1/tasks/t0/spec").await;
+    answer_fetch(
+        "/api/v1/tasks/t0/spec",
+        &serde_json::to_string(&mounted).unwrap(),
+    );
+    until("a row each", || {
+        host.query_selector_all("table.compared tbody tr")
+            .unwrap()
+            .length()
+            == 3
+    })
+    .await;
+    let paths: Vec<String> = {
+        let rows = host.query_selector_all("table.compared tbody tr").unwrap();
+        (0..rows.length())
+            .map(|i| {
+                let tr: web_sys::Element = rows.item(i).unwrap().unchecked_into();
+                tr.get_attribute("data-path").unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(
+        paths,
+        [
+            "environment.datasets[0]".to_owned(),
+            format!("environment.models[{}]", mine.environment.models.len()),
+            "advanced.alerts[0]".to_owned(),
+        ]
+    );
+    assert_eq!(
+        all_text(&host, "table.compared tbody td"),
+        [
+            "not set".to_owned(),
+            "ds-extra:/mnt/extra".to_owned(),
+            "not set".to_owned(),
+            format!("{}:{}", model.id, model.path),
+            "not set".to_owned(),
+            "queued_longer_than · 30 · email · bob@example.com".to_owned(),
+        ]
+    );
+
     // The same spec.
     compare_with("t0");
     request_for("/api/v1/tasks/t0/spec").await;
