@@ -131,15 +131,17 @@ fn pods_spec(plan: &Plan, index: usize) -> String {
 /// The plan's verdict, its class and words; `any_level`: no idle stability is chosen, so
 /// an idle offer is waited for at any level (not "the chosen level", which there is none
 /// of: newcomer explorer); `outside`: it would queue with none of Berth's tasks running
-/// ([`crate::form::FormCx::waits_outside`]).
+/// ([`crate::form::FormCx::waits_outside`]); `autoscales`: a RayJob counted at its most
+/// workers.
 fn outcome(
     plan: &Plan,
     lang: Lang,
     name: Name<'_>,
-    (any_level, outside, held): (
+    (any_level, outside, held, autoscales): (
         bool,
         Option<(QueueReason, &'static str)>,
         Option<HeldVerdict>,
+        bool,
     ),
 ) -> (&'static str, String) {
     match (&plan.outcome, held) {
@@ -154,9 +156,9 @@ fn outcome(
                 outcome: Outcome::Now { index, nodes },
                 ..plan.clone()
             };
-            outcome(&plan, lang, name, (any_level, outside, None))
+            outcome(&plan, lang, name, (any_level, outside, None, autoscales))
         }
-        _ => outcome_planned(plan, lang, name, (any_level, outside)),
+        _ => outcome_planned(plan, lang, name, (any_level, outside, autoscales)),
     }
 }
 
@@ -165,7 +167,7 @@ fn outcome_planned(
     plan: &Plan,
     lang: Lang,
     name: Name<'_>,
-    (any_level, outside): (bool, Option<(QueueReason, &'static str)>),
+    (any_level, outside, autoscales): (bool, Option<(QueueReason, &'static str)>, bool),
 ) -> (&'static str, String) {
     match &plan.outcome {
         Outcome::Now { index, nodes } => {
@@ -245,7 +247,18 @@ fn outcome_planned(
                     "ui.form.plan.outcome.blocked#head_quota",
                     &[("spec", name(&head.spec))],
                 ),
-                None => text(lang, blocked_key(plan), &[]),
+                None => {
+                    let key = match blocked_key(plan) {
+                        // Counted at its most workers, which the form's workers box does
+                        // not show: "fewer workers" named the box that was fine, and not
+                        // Max workers, just raised (Ray explorer).
+                        "ui.form.plan.outcome.blocked#quota" if autoscales => {
+                            "ui.form.plan.outcome.blocked#quota_autoscaling"
+                        }
+                        key => key,
+                    };
+                    text(lang, key, &[])
+                }
             };
             ("outcome blocked", said)
         }
@@ -429,7 +442,12 @@ pub fn PlanView(
                 p,
                 l,
                 &name,
-                (any_level.get(), waits_outside.get(), held_for.get()),
+                (
+                    any_level.get(),
+                    waits_outside.get(),
+                    held_for.get(),
+                    autoscaling_max.get().is_some(),
+                ),
             ),
             None => ("outcome pending", text(l, pending.get(), &[])),
         })
@@ -497,7 +515,7 @@ pub fn PlanView(
                 let (class, said) = if stale {
                     ("outcome pending", text(l, "ui.form.plan.pending#kept", &[]))
                 } else {
-                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), held_for.get()))
+                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), held_for.get(), autoscaling_max.get().is_some()))
                 };
                 let held_verdict = held_for.get();
                 let used = match held_verdict {

@@ -767,7 +767,19 @@ pub fn TaskSummary(
                     <p>{reason}</p>
                 </div>
             })}
-            {move || placement.get().map(|placement| view! {
+            {move || placement.get().map(|placement| {
+                let (ray, autoscaling) = view.with_untracked(|v| {
+                    let s = &v.task.spec;
+                    (
+                        s.is_ray(),
+                        s.autoscales().then_some((
+                            s.compute.workers,
+                            s.ray.autoscaling.min_workers,
+                            s.ray.autoscaling.max_workers,
+                        )),
+                    )
+                });
+                view! {
                 <div class="placement" data-testid="placement">
                     <h3>{crate::i18n::tr("ui.detail.placement")}</h3>
                     <p data-pool=placement.pool.clone()>{
@@ -791,7 +803,10 @@ pub fn TaskSummary(
                             let units = view.with_untracked(|v| v.task.spec.compute.units_per_node).to_string();
                             let need = placement.need.checked_mul(share.replicas).unwrap_or(placement.need);
                             let (replicas, spec, node) = (share.replicas.to_string(), named(&placement.spec, super::spec_name), share.node.clone());
-                            view! { <li data-spec=placement.spec.clone()>{move || lang.text_with("ui.detail.placement_node", &[
+                            // A RayJob's are its workers, beside its head's line ("6 replicas"
+                            // under "Head on …" read as six more heads; Ray explorer).
+                            let key = if ray { "ui.detail.placement_workers" } else { "ui.detail.placement_node" };
+                            view! { <li data-spec=placement.spec.clone()>{move || lang.text_with(key, &[
                                 ("replicas", replicas.clone()),
                                 ("units", units.clone()),
                                 ("spec", spec.clone()),
@@ -800,7 +815,17 @@ pub fn TaskSummary(
                             ])}</li> }
                         }).collect_view()}
                     </ul>
+                    // Placed for its most workers (SPEC.md section 4), which the job does
+                    // not start with: 6 placed for a form's 2 read as a fault (Ray explorer).
+                    {autoscaling.map(|(workers, min, max)| view! {
+                        <p class="help" data-testid="placement-autoscaling">{move || lang.text_with("ui.detail.placement_autoscaling", &[
+                            ("max", max.to_string()),
+                            ("workers", workers.to_string()),
+                            ("min", min.to_string()),
+                        ])}</p>
+                    })}
                 </div>
+                }
             })}
         </section>
     }

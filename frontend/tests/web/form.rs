@@ -1736,6 +1736,32 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     assert!(!verdicts.contains("the head on"), "{verdicts}");
 }
 
+/// A RayJob over quota at its autoscaling maximum is told to lower Max workers, not to
+/// ask for fewer workers: the workers box was fine, and the maximum just raised was not
+/// named (Ray explorer, in Chinese).
+#[wasm_bindgen_test]
+async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
+    let form = mount(Some(shared::demo::ray()), false).await;
+    // bj-a's Ray example, 2 workers of one A100 each: 20 at most is over the quota.
+    form.type_in("ray.autoscaling.max_workers", "20").await;
+    sleep(50).await;
+    assert_eq!(
+        form.text("outcome"),
+        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much."
+    );
+    // Without autoscaling, the workers are what it asks for, and the words say so.
+    form.tick_box("ray.autoscaling.enabled", false).await;
+    form.type_in("compute.workers", "20").await;
+    sleep(50).await;
+    assert!(
+        form.text("outcome").starts_with(
+            "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers"
+        ),
+        "{}",
+        form.text("outcome")
+    );
+}
+
 /// The plan says what a reader could not tell from the fields: a RayJob's replicas
 /// counting its autoscaling maximum, the quota the user's own tasks hold, the stability
 /// levels below the chosen one that offer the spec now, and that the pool's free

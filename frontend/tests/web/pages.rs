@@ -9434,6 +9434,78 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     back_to_english(&host).await;
 }
 
+/// A RayJob's placement names its workers beside its head, and one that autoscales says
+/// it was placed for its most workers, which it does not start with (Ray explorer: "6
+/// replicas" under "Head on …", for a form of 2 workers, with nothing to say why).
+#[wasm_bindgen_test]
+async fn a_rayjobs_placement_names_its_workers_and_the_maximum_it_was_placed_for() {
+    let spec = shared::demo::ray();
+    // The example autoscales, 1 to 4, from 2 workers.
+    assert!(spec.autoscales());
+    let (workers, min, max) = (
+        spec.compute.workers,
+        spec.ray.autoscaling.min_workers,
+        spec.ray.autoscaling.max_workers,
+    );
+    assert!(workers < max && min < workers, "{workers} {min} {max}");
+    let placement = shared::place(
+        &spec,
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .expect("no overflow")
+    .expect("placed");
+    assert!(placement.head.is_some());
+    let placed: u64 = placement.workers.iter().map(|w| w.replicas).sum();
+    assert_eq!(placed, u64::from(max), "placed for the maximum");
+    let mut view = task("r-00001", TaskPhase::Running, TaskType::RayJob);
+    view.task.spec = spec;
+    view.placement = Some(placement.clone());
+    let host = summary_of(view.clone()).await;
+    let lines = all_text(&host, "[data-testid='placement'] li");
+    assert!(lines[0].starts_with("Head on "), "{lines:?}");
+    for (line, share) in lines[1..].iter().zip(&placement.workers) {
+        let start = if share.replicas == 1 {
+            "Worker on ".to_owned()
+        } else {
+            "Workers on ".to_owned()
+        };
+        assert!(line.starts_with(&start), "{line}");
+        assert!(line.contains(&format!("{} repl", share.replicas)), "{line}");
+    }
+    assert_eq!(
+        find(&host, "[data-testid='placement-autoscaling']")
+            .text_content()
+            .unwrap(),
+        format!(
+            "Placed for the autoscaling maximum of {max} workers: the job starts with {workers}, and Ray scales it between {min} and {max}."
+        )
+    );
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    let lines = all_text(&host, "[data-testid='placement'] li");
+    assert!(lines[1].starts_with("Worker 位于 "), "{lines:?}");
+    assert_eq!(
+        find(&host, "[data-testid='placement-autoscaling']")
+            .text_content()
+            .unwrap(),
+        format!(
+            "按扩容上限 {max} 个 Worker 调度：任务以 {workers} 个 Worker 启动，由 Ray 在 {min} 到 {max} 个之间扩缩容。"
+        )
+    );
+    back_to_english(&host).await;
+    // Without autoscaling: no such line.
+    view.task.spec.ray.autoscaling.enabled = false;
+    let host = summary_of(view).await;
+    assert!(
+        host.query_selector("[data-testid='placement-autoscaling']")
+            .unwrap()
+            .is_none()
+    );
+    host.remove();
+}
+
 /// A task on idle capacity says so where it runs: each idle node by its offer's spec,
 /// stability and cluster, as the form shows the offers (idle explorer: "node 1 of idle
 /// offer 1 in sh-a" matched nothing on the form).

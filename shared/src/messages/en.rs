@@ -1584,6 +1584,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.placement", "Placement"),
     (
+        "ui.detail.placement_autoscaling",
+        "Placed for the autoscaling maximum of {max} workers: the job starts with {workers}, and Ray scales it between {min} and {max}.",
+    ),
+    (
         "ui.detail.placement_head",
         "Head on {node}: 1 replica of {units} × {spec} ({takes})",
     ),
@@ -1596,6 +1600,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "1 replica of {units} × {spec} ({takes}) on {node}",
     ),
     ("ui.detail.placement_pool", "Pool {pool}"),
+    (
+        "ui.detail.placement_workers",
+        "Workers on {node}: {replicas} replicas of {units} × {spec} ({takes})",
+    ),
+    (
+        "ui.detail.placement_workers_one",
+        "Worker on {node}: 1 replica of {units} × {spec} ({takes})",
+    ),
     (
         "ui.detail.queue_ahead",
         "{count} tasks wait ahead of it in its pool's queue (by priority, then submit time).",
@@ -2126,6 +2138,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.plan.outcome.blocked#quota",
         "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much.",
+    ),
+    (
+        "ui.form.plan.outcome.blocked#quota_autoscaling",
+        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much.",
     ),
     (
         "ui.form.plan.outcome.now",

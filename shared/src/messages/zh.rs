@@ -1369,6 +1369,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.placement", "调度位置"),
     (
+        "ui.detail.placement_autoscaling",
+        "按扩容上限 {max} 个 Worker 调度：任务以 {workers} 个 Worker 启动，由 Ray 在 {min} 到 {max} 个之间扩缩容。",
+    ),
+    (
         "ui.detail.placement_head",
         "Head 位于 {node}：1 个副本，{units} 份实例规格 {spec}（共 {takes}）",
     ),
@@ -1377,6 +1381,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{node}：{replicas} 个副本，每个副本 {units} 份实例规格 {spec}（共 {takes}）",
     ),
     ("ui.detail.placement_pool", "资源池 {pool}"),
+    (
+        "ui.detail.placement_workers",
+        "Worker 位于 {node}：{replicas} 个副本，每个副本 {units} 份实例规格 {spec}（共 {takes}）",
+    ),
     (
         "ui.detail.queue_ahead",
         "所在资源池的队列中排在它前面的任务有 {count} 个（先按优先级，再按提交时间）。",
@@ -1862,6 +1870,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     (
         "ui.form.plan.outcome.blocked#quota",
         "无法启动：所有规格都超出用户剩余配额。请减少需求（更少的工作节点数或单节点实例规格数），添加配额内的规格，或选择不占用配额的 Spot 实例或闲时资源；超出多少见错误。",
+    ),
+    (
+        "ui.form.plan.outcome.blocked#quota_autoscaling",
+        "无法启动：按扩容上限计，所有规格都超出用户剩余配额。请减少需求（更低的扩容上限或更少的单节点实例规格数），添加配额内的规格，或选择不占用配额的 Spot 实例或闲时资源；超出多少见错误。",
     ),
     (
         "ui.form.plan.outcome.now",
