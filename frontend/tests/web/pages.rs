@@ -9692,7 +9692,8 @@ async fn a_ray_heads_placement_says_the_units_it_takes() {
         all_text(&host, "[data-testid='placement'] li"),
         [
             "Head on n-2: 1 replica of 2 × cpu-8 (16 vCPUs · 64 GiB of memory)",
-            "1 replica of 2 × a100-1g (2 GPUs) on n-1",
+            // Its workers said as such beside the head (Ray explorer).
+            "Worker on n-1: 1 replica of 2 × a100-1g (2 GPUs)",
         ]
     );
     find(&host, "[data-testid='lang-zh']").click();
@@ -9701,7 +9702,7 @@ async fn a_ray_heads_placement_says_the_units_it_takes() {
         all_text(&host, "[data-testid='placement'] li"),
         [
             "Head 位于 n-2：1 个副本，2 份实例规格 cpu-8（共 16 个 vCPU · 64 GiB 内存）",
-            "n-1：1 个副本，每个副本 2 份实例规格 a100-1g（共 2 张 GPU）",
+            "Worker 位于 n-1：1 个副本，每个副本 2 份实例规格 a100-1g（共 2 张 GPU）",
         ]
     );
     back_to_english(&host).await;
