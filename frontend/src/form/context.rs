@@ -836,14 +836,13 @@ impl FormCx {
     /// [`super::field::whole_u32`]): too large, as the API says it; else the field's
     /// own rule where it refuses 0, the draft's nearest number to such text (max
     /// retries 1 to 100, a port, units per node: "a whole number, 0 or more" named a
-    /// range the rule does not take, explorer); else that it is no whole number, 0 or
-    /// more. `set` writes a number into the field.
-    pub fn unread_u32(
-        &self,
-        path: &str,
-        text: &str,
-        set: impl FnOnce(&mut TaskSpec, u32),
-    ) -> Unread {
+    /// range the rule does not take, explorer); else, for a number below 0, its rule for
+    /// the largest number, which names its range (workers "between 0 and 1024": "expected
+    /// a whole number, 0 or more, found the number -1" read as a parser's words, Ray
+    /// explorer; a fraction is told it is no whole number, which is what is wrong with
+    /// it); else that it is no whole number, 0 or more. `set` writes a number into the
+    /// field.
+    pub fn unread_u32(&self, path: &str, text: &str, set: impl Fn(&mut TaskSpec, u32)) -> Unread {
         if let Some(code) = super::field::too_large(text) {
             return Unread::Rule(code);
         }
@@ -851,18 +850,21 @@ impl FormCx {
         if text.trim().is_empty() {
             return Expected::WholeNumber.into();
         }
-        let mut zero = self.spec.get_untracked();
-        set(&mut zero, 0);
-        let rule = self.catalog.with_value(|c| {
-            self.user.with_value(|u| {
-                shared::validate(&zero, c, &Default::default(), u)
-                    .issues()
-                    .iter()
-                    .find(|i| i.severity == Severity::Error && i.path.to_string() == path)
-                    .map(|i| i.code.clone())
+        let rule_at = |n: u32| {
+            let mut spec = self.spec.get_untracked();
+            set(&mut spec, n);
+            self.catalog.with_value(|c| {
+                self.user.with_value(|u| {
+                    shared::validate(&spec, c, &Default::default(), u)
+                        .issues()
+                        .iter()
+                        .find(|i| i.severity == Severity::Error && i.path.to_string() == path)
+                        .map(|i| i.code.clone())
+                })
             })
-        });
-        match rule {
+        };
+        let below_zero = text.trim_start().starts_with('-');
+        match rule_at(0).or_else(|| below_zero.then(|| rule_at(u32::MAX)).flatten()) {
             Some(code) => Unread::Rule(code),
             None => Expected::WholeNumber.into(),
         }

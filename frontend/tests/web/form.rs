@@ -1736,6 +1736,49 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     assert!(!verdicts.contains("the head on"), "{verdicts}");
 }
 
+/// A number below 0 in a box whose rule has a range is told that range, not a reader's
+/// "expected a whole number, 0 or more, found the number -1" (Ray explorer, in Chinese:
+/// 格式不正确：应为非负整数，实际为数字 -1); a fraction is told it is no whole number,
+/// which is what is wrong with it.
+#[wasm_bindgen_test]
+async fn a_number_below_zero_is_told_the_fields_range() {
+    let form = mount(Some(shared::demo::ray()), false).await;
+    let shown = |path: &str| -> Vec<String> {
+        let nodes = form
+            .host
+            .query_selector_all(&format!(".field [data-path='{path}']"))
+            .unwrap();
+        (0..nodes.length())
+            .map(|i| nodes.item(i).unwrap().text_content().unwrap_or_default())
+            .collect()
+    };
+    for path in ["compute.workers", "ray.autoscaling.max_workers"] {
+        form.type_in(path, "-1").await;
+        sleep(30).await;
+        assert_eq!(
+            shown(path),
+            ["error\u{a0}must be between 0 and 1024"],
+            "{path}"
+        );
+        form.type_in(path, "2.5").await;
+        sleep(30).await;
+        assert_eq!(
+            shown(path),
+            ["error\u{a0}is not valid: expected a whole number, 0 or more, found the number 2.5"],
+            "{path}"
+        );
+        form.type_in(path, "3").await;
+    }
+    // A box whose rule names no range says what a number there is.
+    form.type_in("ray.autoscaling.idle_timeout_secs", "-5")
+        .await;
+    sleep(30).await;
+    assert_eq!(
+        shown("ray.autoscaling.idle_timeout_secs"),
+        ["error\u{a0}is not valid: expected a whole number, 0 or more, found the number -5"]
+    );
+}
+
 /// A RayJob over quota at its autoscaling maximum is told to lower Max workers, not to
 /// ask for fewer workers: the workers box was fine, and the maximum just raised was not
 /// named (Ray explorer, in Chinese).
@@ -5450,12 +5493,14 @@ async fn a_number_box_submits_what_it_shows_or_says_why_not() {
 
     // Below a field's range or between two of its numbers, the field's rule says what it
     // takes where that is not "0 or more" (explorer: "-1" under max retries read "a
-    // whole number, 0 or more"); for workers it is.
+    // whole number, 0 or more"); below 0, its range where it has one (Ray explorer:
+    // "expected a whole number, 0 or more, found the number -1" read as a parser's).
     form.type_in("compute.workers", "-1").await;
-    assert_eq!(form.codes_at("compute.workers"), ["value.invalid"]);
-    // A number, not "the text "-1"" (explorer).
-    let said = form.said_at("compute.workers", "value.invalid");
-    assert!(said.ends_with("found the number -1"), "{said}");
+    assert_eq!(
+        form.codes_at("compute.workers"),
+        ["compute.workers.out_of_range"]
+    );
+    // A fraction is a number, not "the text "2.5"" (explorer), and no whole one.
     form.type_in("compute.workers", "2.5").await;
     let said = form.said_at("compute.workers", "value.invalid");
     assert!(said.ends_with("found the number 2.5"), "{said}");
