@@ -2,7 +2,6 @@
 //! pool's free capacity, the verdict for every spec of the priority list, and the idle
 //! capacity of the spec the task would use.
 
-use crate::form::context::HeldVerdict;
 use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{Arg, Message, list, text};
@@ -137,39 +136,17 @@ fn outcome(
     plan: &Plan,
     lang: Lang,
     name: Name<'_>,
-    (any_level, outside, held, autoscales): (
-        bool,
-        Option<(QueueReason, &'static str)>,
-        Option<HeldVerdict>,
-        bool,
-    ),
-) -> (&'static str, String) {
-    match (&plan.outcome, held) {
-        // Room kept ahead of it in the queue: the scheduler waits for that task first.
-        (Outcome::Now { .. }, Some(HeldVerdict::Waits)) => (
-            "outcome queue",
-            text(lang, "ui.form.plan.outcome.queue#held", &[]),
-        ),
-        // Beside that room, on another spec of its list or more nodes.
-        (Outcome::Now { .. }, Some(HeldVerdict::StartsOn { index, nodes })) => {
-            let plan = Plan {
-                outcome: Outcome::Now { index, nodes },
-                ..plan.clone()
-            };
-            outcome(&plan, lang, name, (any_level, outside, None, autoscales))
-        }
-        _ => outcome_planned(plan, lang, name, (any_level, outside, autoscales)),
-    }
-}
-
-/// [`outcome`] as the plan alone says it.
-fn outcome_planned(
-    plan: &Plan,
-    lang: Lang,
-    name: Name<'_>,
     (any_level, outside, autoscales): (bool, Option<(QueueReason, &'static str)>, bool),
 ) -> (&'static str, String) {
     match &plan.outcome {
+        // Room kept ahead of it in the queue: the scheduler waits for that task first.
+        Outcome::Queue {
+            reason: QueueReason::PassedOver,
+            ..
+        } => (
+            "outcome queue",
+            text(lang, "ui.form.plan.outcome.queue#held", &[]),
+        ),
         Outcome::Now { index, nodes } => {
             let spec = name(&pods_spec(plan, *index));
             let on_idle = plan.candidate(*index).is_some_and(|c| c.on_idle);
@@ -378,10 +355,6 @@ pub fn PlanView(
     /// words for it; none when Berth's tasks could free the room.
     #[prop(into, default = Signal::stored(None))]
     waits_outside: Signal<Option<(QueueReason, &'static str)>>,
-    /// What room the queue keeps for others makes of a start now
-    /// ([`crate::form::FormCx::held_for`]).
-    #[prop(into, default = Signal::stored(None))]
-    held_for: Signal<Option<HeldVerdict>>,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
     let form = use_context::<crate::form::FormCx>();
@@ -445,7 +418,6 @@ pub fn PlanView(
                 (
                     any_level.get(),
                     waits_outside.get(),
-                    held_for.get(),
                     autoscaling_max.get().is_some(),
                 ),
             ),
@@ -515,13 +487,14 @@ pub fn PlanView(
                 let (class, said) = if stale {
                     ("outcome pending", text(l, "ui.form.plan.pending#kept", &[]))
                 } else {
-                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), held_for.get(), autoscaling_max.get().is_some()))
+                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), autoscaling_max.get().is_some()))
                 };
-                let held_verdict = held_for.get();
-                let used = match held_verdict {
-                    Some(HeldVerdict::StartsOn { index, .. }) => Some(index),
-                    _ => plan.used().map(|c| c.index),
-                };
+                // It fits now, but on room the queue keeps for another.
+                let passed_over = matches!(
+                    plan.outcome,
+                    Outcome::Queue { reason: QueueReason::PassedOver, .. }
+                );
+                let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = used
                     .and_then(|i| plan.candidate(i))
@@ -675,13 +648,11 @@ pub fn PlanView(
                                 let is_used = used == Some(index);
                                 // The spec it waits for, marked as the verdict is: green
                                 // read as "fine" beside "will queue".
-                                let queued = is_used
-                                    && (matches!(plan.outcome, Outcome::Queue { .. })
-                                        || held_verdict == Some(HeldVerdict::Waits));
+                                let queued = is_used && matches!(plan.outcome, Outcome::Queue { .. });
                                 let said = match &c {
                                     // It fits now, but on room kept for another: as the
                                     // headline says (recheck: "fits now" under "will queue").
-                                    Some(_) if is_used && held_verdict == Some(HeldVerdict::Waits) => text(
+                                    Some(_) if is_used && passed_over => text(
                                         l,
                                         "ui.form.plan.verdict.queue",
                                         &[("reason", Message::new("queue.passed_over").render(l))],

@@ -371,7 +371,7 @@ pub fn ComputeSection() -> impl IntoView {
                         empty_text=Signal::derive(move || cx.text("ui.form.head_spec.same")) />
                 })}
             </Section>
-            <PlanView plan=cx.plan waits_outside=cx.waits_outside held_for=cx.held_for accepts_idle=Signal::derive(move || {
+            <PlanView plan=cx.plan waits_outside=cx.waits_outside accepts_idle=Signal::derive(move || {
                 kind.get() == Some(ResourceKind::Reserved) && accept_idle.get()
             })
             // Read when the plan is drawn, which a change of the list redraws: not

@@ -198,11 +198,6 @@ pub struct FormCx {
     /// Said with why it would queue then, and the key of the words for it
     /// ([`shared::quota::outside_berth_key`]).
     pub waits_outside: Memo<Option<(shared::quota::QueueReason, &'static str)>>,
-    /// What the room the queue keeps for tasks passed over too often makes of a plan
-    /// that would start the task now ([`shared::quota::beside_held`]): the scheduler
-    /// starts it only beside that room, so "starts now" alone was said of a task that
-    /// then waited (README's known gaps). `None` where no such room is in its way.
-    pub held_for: Memo<Option<HeldVerdict>>,
     /// What the form chooses from.
     pub catalog: StoredValue<Catalog>,
     /// The chosen cluster: what [`FormCx::cluster`] reads, so the option lists that
@@ -241,20 +236,6 @@ pub struct FormCx {
     switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
 }
 
-/// What the queue's kept room makes of a plan that would start the task now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeldVerdict {
-    /// It waits for a task passed over too often, whose room it would take.
-    Waits,
-    /// It starts beside that room: on this spec of its list, on so many nodes.
-    StartsOn {
-        /// The spec's position in the priority list.
-        index: usize,
-        /// The nodes it takes.
-        nodes: u64,
-    },
-}
-
 impl FormCx {
     /// Provides a form for `spec` to the tree below.
     pub fn provide(
@@ -281,6 +262,23 @@ impl FormCx {
             let reader = crate::yaml::state();
             let mut check = usage
                 .with(|u| spec.with(|s| catalog.with_value(|c| shared::check(s, c, u, &user))));
+            // As the queue will start it, beside the room it keeps for tasks passed over
+            // too often (the server's `/validate` says it alike): "starts now" was said
+            // of a task that then waited (README's known gaps), and its spec's row and
+            // findings said it still once the headline did not (verdict explorer).
+            held.with(|held| {
+                if held.is_empty() {
+                    return;
+                }
+                usage.with(|usage| {
+                    spec.with(|s| {
+                        let catalog = Arc::new(catalog.get_value());
+                        let live = shared::usage::LiveUsage::new(catalog, usage.clone());
+                        // An overflow is already a finding of the check's own.
+                        let _ = shared::quota::check_beside_held(&mut check, s, &live, &user, held);
+                    })
+                })
+            });
             if spec.with(|s| s.basic.task_type == Some(shared::TaskType::RayJob)) {
                 crate::yaml::want(&base);
             }
@@ -388,66 +386,21 @@ impl FormCx {
             }
             check.with(|c| c.plan.clone())
         });
-        // A priority changes no plan, but where the task goes in the queue: ahead of the
-        // tasks held for, or behind them (recheck: High to Normal kept "Starts now").
-        let priority = Memo::new(move |_| spec.with(|s| s.compute.priority));
-        let held_for = Memo::new(move |_| {
-            use shared::quota::{Beside, Outcome};
-            priority.track();
-            let (index, nodes) = plan.with(|p| match p.as_ref().map(|p| &p.outcome) {
-                Some(Outcome::Now { index, nodes }) => Some((*index, *nodes)),
-                _ => None,
-            })?;
-            held.with(|held| {
-                if held.is_empty() {
-                    return None;
-                }
-                usage.with(|usage| {
-                    spec.with_untracked(|s| {
-                        rules_user.with_value(|user| {
-                            let catalog = Arc::new(catalog.get_value());
-                            let live = shared::usage::LiveUsage::new(catalog, usage.clone());
-                            match shared::quota::beside_held(s, &live, user, held) {
-                                Ok(Some(Beside::HeldFor(_))) => Some(HeldVerdict::Waits),
-                                Ok(Some(Beside::At(p))) => {
-                                    // Counted without `Placement::nodes`, whose sort
-                                    // brought the standard library's into the console.
-                                    let mut names: Vec<&str> = Vec::new();
-                                    for (name, _) in p.node_needs() {
-                                        if !names.contains(&name) {
-                                            names.push(name);
-                                        }
-                                    }
-                                    let on = names.len() as u64;
-                                    (p.index != index || on != nodes).then_some(
-                                        HeldVerdict::StartsOn {
-                                            index: p.index,
-                                            nodes: on,
-                                        },
-                                    )
-                                }
-                                _ => None,
-                            }
-                        })
-                    })
-                })
-            })
-        });
         // The spec the scheduler would start it on, beside room kept for others too.
-        let used_spec = Memo::new(move |_| {
-            if let Some(HeldVerdict::StartsOn { index, .. }) = held_for.get() {
-                return Some(index);
-            }
-            plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index))
-        });
+        let used_spec =
+            Memo::new(move |_| plan.with(|p| p.as_ref().and_then(|p| p.used()).map(|u| u.index)));
         // The server's rule (its scheduler's reason): the plan on the use outside Berth
         // alone would start it now, or it waits for an offer, which says what it waits
         // for. The draft is read untracked: a plan unchanged is a task unchanged here.
         let waits_outside = Memo::new(move |_| {
             use shared::quota::{Outcome, QueueReason};
             let queued = plan.with(|p| match p.as_ref().map(|p| &p.outcome) {
+                // Nor one waiting for room kept in the queue, which is Berth's to give.
                 Some(Outcome::Queue { reason, .. })
-                    if !matches!(reason, QueueReason::NoIdleOffer { .. }) =>
+                    if !matches!(
+                        reason,
+                        QueueReason::NoIdleOffer { .. } | QueueReason::PassedOver
+                    ) =>
                 {
                     Some(reason.clone())
                 }
@@ -553,7 +506,6 @@ impl FormCx {
             ids: Ids::take(),
             switched: StoredValue::new(None),
             waits_outside,
-            held_for,
             user: rules_user,
             usage,
         };

@@ -2354,11 +2354,29 @@ async fn a_start_on_room_kept_for_a_task_passed_over_says_it_waits() {
         ),
         "the row says so too, not \"fits now\" (recheck): {row}"
     );
+    // And its findings, and the spec list's row, as any wait's (verdict explorer: the
+    // spec list's row was green and no warning said it would wait).
+    assert_eq!(
+        form.said_at("compute.specs", "compute.gang.will_queue"),
+        "warning\u{a0}will queue: waiting for a task ahead in the queue that has been passed over too often"
+    );
+    assert!(
+        form.find("[data-row='compute.specs[0]'].used.queued")
+            .is_some(),
+        "the spec list's row marked as waiting"
+    );
     // Of a higher priority than the task held for, it goes ahead of it: the plan follows
     // the choice (recheck: it kept its verdict over a change of priority).
     form.choose("compute.priority", "high").await;
     let said = form.text("outcome");
     assert!(said.starts_with("Starts now"), "{said}");
+    // The summary's list follows a frame later.
+    sleep(50).await;
+    assert!(
+        form.find("[data-path='compute.specs'][data-code='compute.gang.will_queue']")
+            .is_none(),
+        "no wait said once it goes ahead"
+    );
     form.choose("compute.priority", "normal").await;
     assert!(
         form.text("outcome")

@@ -22,6 +22,7 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use shared::api::ValidateResponse;
+use std::sync::Arc;
 
 /// Validation routes.
 pub fn router() -> Router<AppState> {
@@ -71,7 +72,7 @@ async fn validate(
     // read refuses, and then its 400 comes first, as [`JsonText`](super::JsonText) gives it.
     // A spec whose only wrong shapes are unknown fields is checked still: its 422 names
     // each of them, then what the rules find in the rest.
-    let check = shared::check_json(&text, &state.catalog, &usage, &user);
+    let mut check = shared::check_json(&text, &state.catalog, &usage, &user);
     if is_shape_error(&check.issues) {
         check_strict(&text).map_err(ApiError::BadJson)?;
         return Err(ApiError::shape(
@@ -80,6 +81,19 @@ async fn validate(
             lang,
             &state.catalog.tags.maintained,
         ));
+    }
+    // As the queue will start it, beside the room it keeps for tasks passed over too
+    // often, as the create form says it: "now" was answered for a task that then
+    // queued behind such a task (verdict explorer).
+    if let Some(runner) = &state.runner {
+        let held = runner.held_rooms().await;
+        if !held.is_empty()
+            && let Ok(spec) = shared::parse_spec(&text)
+        {
+            let live = shared::usage::LiveUsage::new(Arc::clone(&state.catalog), (*usage).clone());
+            // An overflow is already a finding of the check's own.
+            let _ = shared::quota::check_beside_held(&mut check, &spec, &live, &user, &held);
+        }
     }
     let mut check = check.localized_capped(lang);
     shared::messages::with_maintained(&mut check.issues, lang, &state.catalog.tags.maintained);

@@ -2343,6 +2343,29 @@ async fn the_catalog_tells_the_room_kept_and_the_forms_plan_agrees_with_the_queu
     );
     // The form says it would wait; submitted, it does, behind the gang.
     assert_eq!(form_says_held(&catalog, &small), Some(true));
+    // So does the API's check, a script's way to ask (verdict explorer: it answered
+    // "now"): its plan queues, `passed_over`, with the warning of any wait.
+    let (status, checked) = call(&app, post("/api/v1/validate?lang=en", &small)).await;
+    assert_eq!(status, StatusCode::OK, "{checked}");
+    assert_eq!(
+        checked["plan"]["outcome"],
+        json!({ "outcome": "queue", "index": 0, "reason": { "kind": "passed_over" } }),
+        "{checked}"
+    );
+    let wait = checked["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["code"] == "compute.gang.will_queue")
+        .unwrap_or_else(|| panic!("a will-queue warning: {checked}"));
+    assert_eq!(wait["severity"], "warning");
+    assert_eq!(wait["path"], "compute.specs");
+    assert!(
+        wait["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("passed over too often")),
+        "{wait}"
+    );
     let (status, waits) = call(&app, post("/api/v1/tasks?lang=en", &small)).await;
     assert_eq!(status, StatusCode::CREATED, "{waits}");
     assert_eq!(waits["phase"], "queued", "{waits}");
@@ -2366,6 +2389,8 @@ async fn the_catalog_tells_the_room_kept_and_the_forms_plan_agrees_with_the_queu
     urgent["compute"]["kind"] = json!("on_demand");
     urgent["compute"]["priority"] = json!("high");
     assert_eq!(form_says_held(&catalog, &urgent), None);
+    let (_, checked) = call(&app, post("/api/v1/validate", &urgent)).await;
+    assert_eq!(checked["plan"]["outcome"]["outcome"], "now", "{checked}");
     let urgent = submitted(&app, &urgent).await;
     wait_for(&app, &urgent, phase_is("running")).await;
     // Of the gang's pool but on nodes it can never use (CPU): it starts beside the kept
@@ -2375,6 +2400,8 @@ async fn the_catalog_tells_the_room_kept_and_the_forms_plan_agrees_with_the_queu
     cpu["compute"]["specs"] = json!(["cpu-8c"]);
     let (_, catalog) = call(&app, get("/api/v1/catalog")).await;
     assert_eq!(form_says_held(&catalog, &cpu), Some(false));
+    let (_, checked) = call(&app, post("/api/v1/validate", &cpu)).await;
+    assert_eq!(checked["plan"]["outcome"]["outcome"], "now", "{checked}");
     let cpu = submitted(&app, &cpu).await;
     wait_for(&app, &cpu, phase_is("running")).await;
     let waits = waits["id"].as_str().unwrap().to_owned();

@@ -62,6 +62,12 @@ pub enum QueueReason {
         /// The spec without an offer.
         spec: String,
     },
+    /// It would start now, but only in room the queue keeps for a task ahead of it in its
+    /// pool, passed over too often, which starts first ([`super::held`]). Told by the
+    /// server that keeps the queue, and by the console from what it says, which the
+    /// validator package does not carry.
+    #[cfg(feature = "queue")]
+    PassedOver,
 }
 
 /// Why a gang can never start on this pool.
@@ -702,6 +708,8 @@ impl<'de> Deserialize<'de> for QueueReason {
                 "no_idle_offer" => QueueReason::NoIdleOffer {
                     spec: f.take("spec")?,
                 },
+                #[cfg(feature = "queue")]
+                "passed_over" => QueueReason::PassedOver,
                 other => return Err(de::Error::unknown_variant(other, QUEUE_KINDS)),
             })
         };
@@ -714,6 +722,8 @@ pub(crate) const QUEUE_KINDS: &[&str] = &[
     "not_enough_at_once",
     "head_has_no_room",
     "no_idle_offer",
+    #[cfg(feature = "queue")]
+    "passed_over",
 ];
 
 impl<'de> Deserialize<'de> for NeverReason {
@@ -781,6 +791,8 @@ impl QueueReason {
             QueueReason::NoIdleOffer { spec } => {
                 Message::new("queue.no_idle_offer").with("spec", spec)
             }
+            #[cfg(feature = "queue")]
+            QueueReason::PassedOver => Message::new("queue.passed_over"),
         }
     }
 }

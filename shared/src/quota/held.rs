@@ -310,6 +310,69 @@ pub fn beside_held(
     }
 }
 
+/// `check`, made of `spec` for `user` on `live`, told as the queue will start it beside
+/// the room it keeps for `held` tasks ([`beside_held`]): a start that would take that
+/// room waits for them (its plan queues, `passed_over`, with the warning any wait has at
+/// the specs), and a start beside it on another spec or more nodes is planned there.
+/// The server's `/validate` and the create form say this alike, so neither says "starts
+/// now" of a task the queue holds back (verdict explorer: the API said it, and the task
+/// queued at its submit).
+///
+/// # Errors
+///
+/// [`super::QuotaError::Overflow`] when the demand does not fit in 64 bits.
+pub fn check_beside_held(
+    check: &mut crate::validate::Check,
+    spec: &TaskSpec,
+    live: &LiveUsage,
+    user: &User,
+    held: &[HeldRoom],
+) -> Result<()> {
+    use super::{Outcome, QueueReason};
+    let Some(plan) = check.plan.as_mut() else {
+        return Ok(());
+    };
+    let Outcome::Now { index, nodes } = plan.outcome else {
+        return Ok(());
+    };
+    if held.is_empty() {
+        return Ok(());
+    }
+    match beside_held(spec, live, user, held)? {
+        Some(Beside::HeldFor(_)) => {
+            plan.outcome = Outcome::Queue {
+                index,
+                reason: QueueReason::PassedOver,
+            };
+            check.issues.push(
+                crate::validate::field_path!(TaskSpec: compute.specs),
+                crate::IssueCode::GangWillQueue {
+                    reason: QueueReason::PassedOver,
+                },
+            );
+        }
+        Some(Beside::At(placement)) => {
+            // Counted without `Placement::nodes`, whose sort would bring the standard
+            // library's into the console.
+            let mut names: Vec<&str> = Vec::new();
+            for (name, _) in placement.node_needs() {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            let on = names.len() as u64;
+            if placement.index != index || on != nodes {
+                plan.outcome = Outcome::Now {
+                    index: placement.index,
+                    nodes: on,
+                };
+            }
+        }
+        Some(Beside::Nowhere) | None => {}
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,6 +423,58 @@ mod tests {
             ..kept(&catalog, &spec, None)
         };
         assert_eq!(said(&[elsewhere]), None);
+    }
+
+    /// A check's start on room kept ahead is told as the queue will do it: its plan
+    /// waits, `passed_over`, with the warning any wait has at the specs, written and
+    /// read back as the API sends it; a check kept from nothing is left as it was.
+    #[test]
+    fn a_checks_start_on_kept_room_waits_as_the_queue_will() {
+        use crate::quota::{Outcome, QueueReason};
+        let catalog = Arc::new(demo::catalog());
+        let live = LiveUsage::new(Arc::clone(&catalog), demo::usage());
+        let (spec, user) = (demo::pytorch(), demo::user());
+        let checked = |held: &[HeldRoom]| {
+            let mut check = crate::check(&spec, &catalog, &demo::usage(), &user);
+            check_beside_held(&mut check, &spec, &live, &user, held).expect("plans");
+            check
+        };
+        let free = checked(&[]);
+        let Some(Outcome::Now { index, .. }) = free.plan.as_ref().map(|p| p.outcome.clone()) else {
+            panic!("the example starts now: {:?}", free.plan);
+        };
+        let low = kept(&catalog, &spec, Some(Priority::Low));
+        assert_eq!(checked(&[low]), free, "ahead of a lower priority's room");
+        let held = checked(&[kept(&catalog, &spec, None)]);
+        assert_eq!(
+            held.plan.as_ref().map(|p| p.outcome.clone()),
+            Some(Outcome::Queue {
+                index,
+                reason: QueueReason::PassedOver
+            })
+        );
+        let waits: Vec<_> = held
+            .issues
+            .issues()
+            .iter()
+            .filter(|i| !free.issues.issues().contains(i))
+            .collect();
+        assert_eq!(waits.len(), 1, "{waits:?}");
+        assert_eq!(waits[0].path.to_string(), "compute.specs");
+        assert_eq!(
+            waits[0].code,
+            crate::IssueCode::GangWillQueue {
+                reason: QueueReason::PassedOver
+            }
+        );
+        let json = serde_json::to_string(&QueueReason::PassedOver).unwrap();
+        assert_eq!(json, r#"{"kind":"passed_over"}"#);
+        let read: QueueReason = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, QueueReason::PassedOver);
+        assert_eq!(
+            QueueReason::PassedOver.message(crate::Lang::En),
+            "waiting for a task ahead in the queue that has been passed over too often"
+        );
     }
 
     /// An idle task's queue is its cluster's idle offers; another kind's, its pool.

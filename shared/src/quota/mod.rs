@@ -176,5 +176,6 @@ mod tests {
 mod held;
 #[cfg(feature = "queue")]
 pub use held::{
-    Beside, HeadRoom, Held, HeldRoom, Room, beside_held, place_beside, priority_rank, queue_pool,
+    Beside, HeadRoom, Held, HeldRoom, Room, beside_held, check_beside_held, place_beside,
+    priority_rank, queue_pool,
 };

@@ -59,6 +59,8 @@ impl Read for QueueReason {
                 largest_free: f.field("largest_free")?,
                 need: f.field("need")?,
             },
+            #[cfg(feature = "queue")]
+            4 => QueueReason::PassedOver,
             _ => QueueReason::NoIdleOffer {
                 spec: f.field("spec")?,
             },
