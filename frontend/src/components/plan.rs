@@ -104,9 +104,15 @@ fn verdict(c: &Candidate, used: Option<usize>, lang: Lang, name: Name<'_>) -> St
             },
             &[("spec", name(placed)), ("nodes", nodes.to_string())],
         ),
+        // Passed over for a later spec of the list that is used: it does not queue, as
+        // "will queue" said under a headline that starts the task (verdict explorer).
         Fit::Queue { reason: why } => text(
             lang,
-            "ui.form.plan.verdict.queue",
+            if used.is_some_and(|u| c.index < u) {
+                "ui.form.plan.verdict.queue#skipped"
+            } else {
+                "ui.form.plan.verdict.queue"
+            },
             &[("reason", reason(why.to_message(), lang, name))],
         ),
         Fit::Never { reason: why } => text(

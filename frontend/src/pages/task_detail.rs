@@ -996,12 +996,17 @@ fn resources(lang: shared::Lang, catalog: Option<&shared::Catalog>, spec: &TaskS
                 &[("kind", kind_words), ("pool", pool)],
             );
             if compute.accept_idle {
-                let stability = stability.unwrap_or_else(|| "—".to_owned());
+                // None chosen is any level, as the form says it ("—" read as unknown;
+                // verdict explorer).
+                let stability = stability.unwrap_or_else(|| named("ui.detail.stability_any"));
                 said.push_str(&text(
                     lang,
                     "ui.detail.resources#accept_idle",
                     &[("stability", stability)],
                 ));
+                if compute.prefer_idle {
+                    said.push_str(&named("ui.detail.resources#prefer_idle"));
+                }
             }
             said
         }
@@ -1013,17 +1018,34 @@ fn resources(lang: shared::Lang, catalog: Option<&shared::Catalog>, spec: &TaskS
                 ("stability", stability.unwrap_or_else(|| "—".to_owned())),
             ],
         ),
-        ResourceKind::OnDemand | ResourceKind::Spot => match compute.priority {
-            Some(p) => {
-                let priority = named(&format!("ui.form.option.priority.{}", api::wire_name(&p)));
-                text(
+        // With the pool chosen, as a reserved task's says its own (verdict explorer: an
+        // on-demand task's page named no pool).
+        ResourceKind::OnDemand | ResourceKind::Spot => {
+            let pool = compute.pool.as_deref().map(|pool| {
+                catalog.map_or_else(|| pool.to_owned(), |c| super::pool_name(c, spec, pool))
+            });
+            let priority = compute
+                .priority
+                .map(|p| named(&format!("ui.form.option.priority.{}", api::wire_name(&p))));
+            match (pool, priority) {
+                (Some(pool), Some(priority)) => text(
+                    lang,
+                    "ui.detail.resources#pool_priority",
+                    &[("kind", kind_words), ("pool", pool), ("priority", priority)],
+                ),
+                (Some(pool), None) => text(
+                    lang,
+                    "ui.detail.resources#pool",
+                    &[("kind", kind_words), ("pool", pool)],
+                ),
+                (None, Some(priority)) => text(
                     lang,
                     "ui.detail.resources#priority",
                     &[("kind", kind_words), ("priority", priority)],
-                )
+                ),
+                (None, None) => kind_words,
             }
-            None => kind_words,
-        },
+        }
     }
 }
 

@@ -1779,6 +1779,60 @@ async fn a_number_below_zero_is_told_the_fields_range() {
     );
 }
 
+/// A spec of the list that would queue, passed over for a later one that starts now, is
+/// said skipped, not "will queue" under a headline that starts the task (verdict
+/// explorer); the spec used that waits is said to queue.
+#[wasm_bindgen_test]
+async fn a_spec_passed_over_for_one_that_starts_is_said_skipped() {
+    let mut spec = shared::demo::pytorch();
+    spec.basic.cluster = "sh-a".to_owned();
+    spec.compute.kind = Some(shared::vocab::ResourceKind::Reserved);
+    spec.compute.pool = Some("sh-a-h100".to_owned());
+    spec.compute.priority = None;
+    spec.compute.guarantee = None;
+    spec.compute.specs = vec!["h100-8g".to_owned(), "h100-1g".to_owned()];
+    spec.compute.units_per_node = 1;
+    spec.compute.workers = 1;
+    // One H100 node whole, the others each with a card taken: a gang of two whole
+    // nodes fits one of its replicas now, one card each fits.
+    let mut usage = shared::demo::usage();
+    for n in 1..6 {
+        usage.nodes.insert(
+            format!("sh-a-h100-0{n}"),
+            shared::Resources::new(1, 24, 225),
+        );
+    }
+    usage.nodes.remove("sh-a-h100-00");
+    let form = mount_using(
+        shared::demo::catalog(),
+        usage,
+        shared::Usage::default(),
+        Some(spec),
+        false,
+    )
+    .await;
+    let outcome = form.text("outcome");
+    assert!(
+        outcome.starts_with("Starts now with H100 single card"),
+        "{outcome} | {}",
+        form.text("verdicts")
+    );
+    let rows: Vec<String> = {
+        let found = form
+            .host
+            .query_selector_all("[data-testid='verdicts'] li")
+            .unwrap();
+        (0..found.length())
+            .map(|i| found.item(i).unwrap().text_content().unwrap_or_default())
+            .collect()
+    };
+    assert!(
+        rows[0].contains("skipped: not free now (free nodes can host 1 of 2 replicas at once)"),
+        "{rows:?}"
+    );
+    assert!(!rows[0].contains("will queue"), "{rows:?}");
+}
+
 /// A RayJob over quota at its autoscaling maximum is told to lower Max workers, not to
 /// ask for fewer workers: the workers box was fine, and the maximum just raised was not
 /// named (Ray explorer, in Chinese).

@@ -9421,7 +9421,9 @@ async fn the_placement_says_replicas_and_what_each_takes_not_units() {
     let host = summary_of(view).await;
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
-        [format!("2 replicas of 2 × a100-1g (4 GPUs) on {node}")]
+        [format!(
+            "2 replicas of 2 × a100-1g (4 GPUs in all) on {node}"
+        )]
     );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;
@@ -9558,7 +9560,15 @@ async fn the_status_says_the_kind_and_the_specs_asked_for() {
     };
     assert_eq!(said("resources"), "On-demand instances, priority Normal");
     assert_eq!(said("specs"), "A100 single card 单卡");
-    shown.set(reserved);
+    // Its pool, chosen, as a reserved task's (verdict explorer: an on-demand task's page
+    // named none).
+    shown.update(|v| v.task.spec.compute.pool = Some("sh-a-shared".into()));
+    leptos::task::tick().await;
+    assert_eq!(
+        said("resources"),
+        "On-demand instances in pool A100 + CPU shared 共享, priority Normal"
+    );
+    shown.set(reserved.clone());
     leptos::task::tick().await;
     assert_eq!(
         said("resources"),
@@ -9579,6 +9589,16 @@ async fn the_status_says_the_kind_and_the_specs_asked_for() {
         "A100 single card 单卡；Head：CPU general 通用型"
     );
     back_to_english(&host).await;
+    // Any level where none is chosen, and idle preferred (verdict explorer: "stability
+    // —", and no word of the preference).
+    reserved.task.spec.compute.idle_stability = None;
+    reserved.task.spec.compute.prefer_idle = true;
+    shown.set(reserved);
+    leptos::task::tick().await;
+    assert_eq!(
+        said("resources"),
+        "Reserved instances in pool A100 + CPU shared 共享; accepts idle resources, stability any level; prefers idle resources"
+    );
     let mut idle = task("t-00006", TaskPhase::Queued, TaskType::PyTorchJob);
     let compute = &mut idle.task.spec.compute;
     compute.kind = Some(shared::task::ResourceKind::Idle);
@@ -9611,7 +9631,7 @@ async fn the_placement_names_its_pool_and_spec_by_catalog_name() {
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
         [format!(
-            "2 replicas of 2 × A100 single card 单卡 (4 GPUs) on {node}"
+            "2 replicas of 2 × A100 single card 单卡 (4 GPUs in all) on {node}"
         )]
     );
     let pool = find(&host, "[data-testid='placement'] p");
@@ -9652,7 +9672,7 @@ async fn an_idle_placement_names_its_nodes_by_their_offer() {
     let host = summary_of(view).await;
     assert_eq!(
         all_text(&host, "[data-testid='placement'] li"),
-        ["2 replicas of 2 × a100-1g (4 GPUs) on node 1 of idle offer 1 in sh-a"]
+        ["2 replicas of 2 × a100-1g (4 GPUs in all) on node 1 of idle offer 1 in sh-a"]
     );
     find(&host, "[data-testid='lang-zh']").click();
     leptos::task::tick().await;

@@ -1593,7 +1593,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.placement_node",
-        "{replicas} replicas of {units} × {spec} ({takes}) on {node}",
+        "{replicas} replicas of {units} × {spec} ({takes} in all) on {node}",
     ),
     (
         "ui.detail.placement_node_one",
@@ -1602,7 +1602,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.placement_pool", "Pool {pool}"),
     (
         "ui.detail.placement_workers",
-        "Workers on {node}: {replicas} replicas of {units} × {spec} ({takes})",
+        "Workers on {node}: {replicas} replicas of {units} × {spec} ({takes} in all)",
     ),
     (
         "ui.detail.placement_workers_one",
@@ -1649,6 +1649,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.resources#idle", "{kind}, stability {stability}"),
     ("ui.detail.resources#pool", "{kind} in pool {pool}"),
+    (
+        "ui.detail.resources#pool_priority",
+        "{kind} in pool {pool}, priority {priority}",
+    ),
+    (
+        "ui.detail.resources#prefer_idle",
+        "; prefers idle resources",
+    ),
     (
         "ui.detail.resources#priority",
         "{kind}, priority {priority}",
@@ -1717,6 +1725,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.spec_place", "Instance spec {name}"),
     ("ui.detail.specs", "Specs, in order"),
     ("ui.detail.specs#head", "; the head: {spec}"),
+    ("ui.detail.stability_any", "any level"),
     ("ui.detail.status", "Status detail"),
     ("ui.detail.stop", "Stop"),
     (
@@ -2249,6 +2258,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "skipped: over quota by {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "will queue: {reason}"),
+    (
+        "ui.form.plan.verdict.queue#skipped",
+        "skipped: not free now ({reason})",
+    ),
     (
         "ui.form.plan.verdict.unusable",
         "not part of the plan in pool {pool} (its finding says why)",

@@ -1426,6 +1426,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.resources#pool", "{kind}，资源池：{pool}"),
     (
+        "ui.detail.resources#pool_priority",
+        "{kind}，资源池：{pool}，资源优先级：{priority}",
+    ),
+    ("ui.detail.resources#prefer_idle", "；优先使用闲时资源"),
+    (
         "ui.detail.resources#priority",
         "{kind}，资源优先级：{priority}",
     ),
@@ -1490,6 +1495,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.spec_place", "实例规格 {name}"),
     ("ui.detail.specs", "实例规格（按优先级）"),
     ("ui.detail.specs#head", "；Head：{spec}"),
+    ("ui.detail.stability_any", "任意等级"),
     ("ui.detail.status", "状态详情"),
     ("ui.detail.stop", "停止"),
     (
@@ -1960,6 +1966,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "已跳过：超出配额 {shortfall}",
     ),
     ("ui.form.plan.verdict.queue", "将排队：{reason}"),
+    (
+        "ui.form.plan.verdict.queue#skipped",
+        "已跳过：当前无法调度（{reason}），将使用列表中的其他规格",
+    ),
     (
         "ui.form.plan.verdict.unusable",
         "未纳入资源池 {pool} 的调度计划（原因见该规格处的校验结果）",
