@@ -2393,10 +2393,16 @@ fn replicas_are_named_by_what_they_run() {
         "0：Submitter（启动命令的输出）"
     );
     // Alone, on a server with no Ray cluster (the local backend): said so, as the
-    // placement's replicas have no log of their own (failure explorer).
+    // placement's replicas have no log of their own (failure explorer); short, as an
+    // option's text is cut at a laptop's width, and as the seeds name it, Submitter
+    // (Ray explorer, in Chinese).
     assert_eq!(
         replica_labels(Lang::En, &[at(0, ReplicaRole::Submitter)])[0].1,
-        "0: the entrypoint's output (this server runs RayJobs without a Ray cluster: no head or worker logs)"
+        "0: submitter (the entrypoint's output; no Ray cluster on this server)"
+    );
+    assert_eq!(
+        replica_labels(Lang::Zh, &[at(0, ReplicaRole::Submitter)])[0].1,
+        "0：Submitter（启动命令的输出；此服务器不启动 Ray 集群）"
     );
     // In Chinese, a PyTorchJob's roles in the form's words; a RayJob's keep Ray's.
     let zh = |logs: &[LogReplica]| -> Vec<String> {
@@ -10275,7 +10281,7 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
     );
     assert_eq!(
         said,
-        "No log output from 0: the entrypoint's output since it started (12 s)."
+        "No log output from 0: submitter since it started (12 s)."
     );
 }
 

@@ -1637,7 +1637,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.replica_submitter#alone",
-        "{n}: the entrypoint's output (this server runs RayJobs without a Ray cluster: no head or worker logs)",
+        "{n}: submitter (the entrypoint's output; no Ray cluster on this server)",
     ),
     ("ui.detail.replica_worker", "{n}: worker {i}"),
     ("ui.detail.replica_worker#ray", "{n}: worker {i}"),

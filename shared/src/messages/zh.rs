@@ -1410,7 +1410,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.replica_submitter#alone",
-        "{n}：启动命令的输出（此服务器运行 RayJob 时不启动 Ray 集群：没有 Head 和 Worker 日志）",
+        "{n}：Submitter（启动命令的输出；此服务器不启动 Ray 集群）",
     ),
     ("ui.detail.replica_worker", "{n}：工作节点 {i}"),
     ("ui.detail.replica_worker#ray", "{n}：Worker {i}"),
