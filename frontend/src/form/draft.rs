@@ -2,6 +2,7 @@
 //! saved in the browser's storage as the user typed.
 
 use leptos::prelude::*;
+use shared::task::HIDDEN_VALUE_MASK;
 use shared::{Catalog, TaskSpec, TaskType, User};
 use std::time::Duration;
 
@@ -159,6 +160,61 @@ fn held_key(key: &str) -> String {
     format!("{key}.held")
 }
 
+/// Where the names of a clone's hidden values still its task's are kept beside it
+/// ([`kept_secrets`]).
+fn kept_key(key: &str) -> String {
+    format!("{key}.kept")
+}
+
+/// The names of `spec`'s hidden env vars whose values are still `origin`'s, the cloned
+/// task's, which the server keeps for its owner: a clone's draft keeps their names, not
+/// their values, so a reload puts them back from the task rather than asking for them
+/// again (Ray explorer: the only way back was to start over, losing the edits). A value
+/// the user changed is not named: the draft cannot keep it, and it is asked for again.
+pub fn kept_secrets(spec: &TaskSpec, origin: &TaskSpec) -> Vec<String> {
+    let theirs = |name: &str, value: &str| {
+        origin
+            .environment
+            .env
+            .iter()
+            .any(|o| o.hidden && o.name == name && o.value == value)
+    };
+    spec.environment
+        .env
+        .iter()
+        .filter(|v| v.hidden && v.value != HIDDEN_VALUE_MASK && theirs(&v.name, &v.value))
+        .map(|v| v.name.clone())
+        .collect()
+}
+
+/// Puts back into `spec`'s masked hidden values named in `names` the cloned task's own
+/// (`origin`, as the server gave it: masked too for anyone but its owner).
+pub fn restore_secrets(spec: &mut TaskSpec, origin: &TaskSpec, names: &[String]) {
+    for var in spec
+        .environment
+        .env
+        .iter_mut()
+        .filter(|v| v.hidden && v.value == HIDDEN_VALUE_MASK && names.contains(&v.name))
+    {
+        if let Some(theirs) = origin
+            .environment
+            .env
+            .iter()
+            .find(|o| o.hidden && o.name == var.name && o.value != HIDDEN_VALUE_MASK)
+        {
+            var.value = theirs.value.clone();
+        }
+    }
+}
+
+/// The names [`save`] kept beside the draft at `key` ([`kept_secrets`]).
+pub fn load_kept(key: &str) -> Vec<String> {
+    storages()
+        .find_map(|storage| storage.get_item(&kept_key(key)).ok().flatten())
+        .map(|names| names.lines().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
 /// Where the idempotency key of a submit of the draft is kept beside it, with a digest of
 /// the spec it went with, until an answer says what was made: a reload after a submit
 /// whose answer never came (a hung connection) sent the restored draft with a new key, and
@@ -276,14 +332,22 @@ pub fn clear_sent(key: &str) {
 /// rules flag (`env.value.masked`, `advanced.alerts.target.masked`) until the value is
 /// typed again. A hook's path and query are as secret as a token (chat hooks carry theirs
 /// there), and a URL may hold a password.
-pub fn save(key: &str, spec: &TaskSpec, held: &[(String, String)]) {
+/// The names of hidden values still the cloned task's are kept beside it, by name
+/// (`kept`, [`kept_secrets`]).
+pub fn save(key: &str, spec: &TaskSpec, held: &[(String, String)], kept: &[String]) {
     if let Some((text, held)) = stored_texts(spec, held) {
+        let kept = kept.join("\n");
         for storage in storages() {
             let _ = storage.set_item(key, &text);
             let _ = if held.is_empty() {
                 storage.remove_item(&held_key(key))
             } else {
                 storage.set_item(&held_key(key), &held)
+            };
+            let _ = if kept.is_empty() {
+                storage.remove_item(&kept_key(key))
+            } else {
+                storage.set_item(&kept_key(key), &kept)
             };
         }
     }
@@ -313,6 +377,7 @@ pub fn clear(key: &str) {
     if let Some(tab) = &tab {
         let _ = tab.remove_item(key);
         let _ = tab.remove_item(&held_key(key));
+        let _ = tab.remove_item(&kept_key(key));
         let _ = tab.remove_item(&sent_key(key));
         let _ = tab.remove_item(&detached_key(key));
     }
@@ -321,11 +386,16 @@ pub fn clear(key: &str) {
         if mine.is_none() || last == mine {
             let _ = any.remove_item(key);
             let _ = any.remove_item(&held_key(key));
+            let _ = any.remove_item(&kept_key(key));
             let _ = any.remove_item(&sent_key(key));
             let _ = any.remove_item(&detached_key(key));
         }
     }
 }
+
+/// A draft as [`save`] stored it: its text, its boxes' texts ([`stored_texts`]), and the
+/// hidden values it names ([`kept_secrets`]).
+pub type Stored = (String, String, Vec<String>);
 
 /// How long a change may wait before it reaches local storage. Writing the draft
 /// (serializing it, and `localStorage.setItem`, which is synchronous) cost about 1 ms per
@@ -351,8 +421,12 @@ pub struct Autosave {
     timer: StoredValue<Option<TimeoutHandle>>,
     /// The draft restored, as stored, until the first write: putting its boxes' texts
     /// back is a change that writes the same again, and written, an older tab reloaded
-    /// wrote over a newer tab's last draft (review).
-    loaded: StoredValue<Option<(String, String)>>,
+    /// wrote over a newer tab's last draft (review). With the hidden values it named
+    /// ([`kept_secrets`]): one changed stores as the same masked text.
+    loaded: StoredValue<Option<Stored>>,
+    /// The spec the form started from (a clone's task's), whose hidden values a draft
+    /// names when they are still its own ([`kept_secrets`]).
+    origin: StoredValue<TaskSpec>,
 }
 
 impl Autosave {
@@ -363,7 +437,7 @@ impl Autosave {
         spec: RwSignal<TaskSpec>,
         held: Signal<Vec<(String, String)>>,
         slot: Slot,
-        loaded: Option<(String, String)>,
+        (loaded, origin): (Option<Stored>, StoredValue<TaskSpec>),
     ) -> Autosave {
         let this = Autosave {
             spec,
@@ -373,6 +447,7 @@ impl Autosave {
             quiet: StoredValue::new(false),
             timer: StoredValue::new(None),
             loaded: StoredValue::new(loaded),
+            origin,
         };
         Effect::new(move |ran: Option<()>| {
             spec.track();
@@ -418,20 +493,30 @@ impl Autosave {
             self.dirty.try_set_value(false);
             if let Some(key) = self.key.try_get_value() {
                 let held = self.held.try_get_untracked().unwrap_or_default();
+                let kept = self
+                    .spec
+                    .try_with_untracked(|spec| {
+                        self.origin
+                            .try_with_value(|origin| kept_secrets(spec, origin))
+                    })
+                    .flatten()
+                    .unwrap_or_default();
                 // The draft as restored is in storage already. Written out to compare
                 // only while there is one: each write serializes the draft.
                 let same = self.loaded.try_with_value(|loaded| {
-                    loaded.as_ref().is_some_and(|loaded| {
-                        self.spec
-                            .try_with_untracked(|spec| stored_texts(spec, &held))
-                            .flatten()
-                            .as_ref()
-                            == Some(loaded)
+                    loaded.as_ref().is_some_and(|(text, texts, named)| {
+                        *named == kept
+                            && self
+                                .spec
+                                .try_with_untracked(|spec| stored_texts(spec, &held))
+                                .flatten()
+                                .is_some_and(|(t, h)| t == *text && h == *texts)
                     })
                 });
                 if same == Some(false) {
                     self.loaded.try_set_value(None);
-                    self.spec.try_with_untracked(|spec| save(&key, spec, &held));
+                    self.spec
+                        .try_with_untracked(|spec| save(&key, spec, &held, &kept));
                 }
             }
         }

@@ -84,7 +84,13 @@ pub fn TaskForm(
     // A restored draft is the user's own work: only a clone's spec counts as given.
     let origin = StoredValue::new(initial.clone().unwrap_or_else(|| blank.get_value()));
     let (start, restored) = match (saved, initial) {
-        (Some(spec), _) => (spec, true),
+        // A clone's edits, with the hidden values still its task's put back from the
+        // task (the draft names them, without their values).
+        (Some(mut spec), Some(task)) => {
+            draft::restore_secrets(&mut spec, &task, &draft::load_kept(&slot.0));
+            (spec, true)
+        }
+        (Some(spec), None) => (spec, true),
         (None, Some(spec)) => (spec, false),
         (None, None) => (blank.get_value(), false),
     };
@@ -136,12 +142,13 @@ pub fn TaskForm(
     let loaded = restored
         .get_untracked()
         .then(|| draft::stored_texts(&cx.spec.get_untracked(), &held))
-        .flatten();
+        .flatten()
+        .map(|(text, held)| (text, held, draft::load_kept(&slot.0)));
     let autosave = draft::Autosave::follow(
         cx.spec,
         Signal::derive(move || cx.held_texts()),
         slot,
-        loaded,
+        (loaded, origin),
     );
     // The boxes that held text no number of their field hold it again, once they are in
     // the page and have written the draft's numbers into themselves.

@@ -5012,6 +5012,78 @@ async fn a_clone_reloaded_after_a_submit_with_no_answer_says_it_was_sent() {
     crate::forget_drafts();
 }
 
+/// A clone of one's own task reloaded puts back the hidden values still the task's,
+/// from the task, which the draft names without their values; one the user changed is
+/// asked for again, as the draft cannot keep it (Ray explorer: every hidden value came
+/// back masked, and only Start again from the task's spec, losing the edits, undid it).
+#[wasm_bindgen_test]
+async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
+    use frontend::form::draft::DRAFT_KEY;
+    let address = fresh_page();
+    let source: shared::TaskSpec = serde_json::from_str(&clone_source()).unwrap();
+    let (at, secret) = source
+        .environment
+        .env
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.hidden)
+        .map(|(i, v)| (i, v.value.clone()))
+        .expect("a hidden value in the task");
+    let value_box = format!("[name='environment.env[{at}].value']");
+    let local = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let stored = || {
+        local
+            .get_item(&format!("{DRAFT_KEY}.clone.src-24680"))
+            .unwrap()
+            .unwrap_or_default()
+    };
+    let (host, handle) = mount_clone_page("src-24680").await;
+    edit_clone(&host, "src-24680").await;
+    let again = reload_clone_page(&host, handle, "src-24680").await;
+    until("the clone's edits", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "my-edit")
+    })
+    .await;
+    let held = || {
+        host.query_selector(&value_box)
+            .unwrap()
+            .map(|e| e.unchecked_into::<web_sys::HtmlInputElement>().value())
+    };
+    assert_eq!(
+        held().as_deref(),
+        Some(secret.as_str()),
+        "the task's own, back"
+    );
+    assert!(
+        host.query_selector("[data-code='env.value.masked']")
+            .unwrap()
+            .is_none()
+    );
+    assert!(!stored().contains(&secret), "never in storage");
+    // Changed, it cannot be kept: asked for again.
+    let value: web_sys::HtmlInputElement = find(&host, &value_box).unchecked_into();
+    value.set_value("a-new-token");
+    value
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    let again = reload_clone_page(&host, again, "src-24680").await;
+    until("the clone's edits", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "my-edit")
+    })
+    .await;
+    assert_eq!(
+        held().as_deref(),
+        Some(shared::task::HIDDEN_VALUE_MASK),
+        "a changed value is asked for again"
+    );
+    assert!(!stored().contains("a-new-token"));
+    until_found(&host, "its finding", "[data-code='env.value.masked']").await;
+    release_fetches();
+    finish(again, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A clone once edited keeps its edits under a key of its own: a reload of its address
 /// opens them, not the task's spec again over them (which lost them), and the user's
 /// unsent draft of `/new` stays as it was (editing a clone wrote over it, unasked).
