@@ -495,11 +495,6 @@ pub fn PlanView(
                 } else {
                     outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), autoscaling_max.get().is_some()))
                 };
-                // It fits now, but on room the queue keeps for another.
-                let passed_over = matches!(
-                    plan.outcome,
-                    Outcome::Queue { reason: QueueReason::PassedOver, .. }
-                );
                 let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = used
@@ -656,13 +651,6 @@ pub fn PlanView(
                                 // read as "fine" beside "will queue".
                                 let queued = is_used && matches!(plan.outcome, Outcome::Queue { .. });
                                 let said = match &c {
-                                    // It fits now, but on room kept for another: as the
-                                    // headline says (recheck: "fits now" under "will queue").
-                                    Some(_) if is_used && passed_over => text(
-                                        l,
-                                        "ui.form.plan.verdict.queue",
-                                        &[("reason", Message::new("queue.passed_over").render(l))],
-                                    ),
                                     Some(c) => verdict(c, used, l, &name),
                                     None => text(l, "ui.form.plan.verdict.unusable", &[("pool", pool_name(&plan.pool))]),
                                 };

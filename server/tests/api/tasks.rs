@@ -2352,6 +2352,12 @@ async fn the_catalog_tells_the_room_kept_and_the_forms_plan_agrees_with_the_queu
         json!({ "outcome": "queue", "index": 0, "reason": { "kind": "passed_over" } }),
         "{checked}"
     );
+    // Its spec's own verdict too (recheck: it said "now" under a queued outcome).
+    assert_eq!(
+        checked["plan"]["candidates"][0]["fit"],
+        json!({ "verdict": "queue", "reason": { "kind": "passed_over" } }),
+        "{checked}"
+    );
     let wait = checked["issues"]
         .as_array()
         .unwrap()

@@ -2174,7 +2174,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.queue#held",
-        "Will queue as a whole: the free room it fits on now is kept for a task ahead in the queue, passed over too often, which starts first.",
+        "Will queue: the free room it fits on now is kept for a task ahead in the queue, passed over too often, which starts first.",
     ),
     (
         "ui.form.plan.outcome.queue#no_idle",

@@ -1895,7 +1895,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.queue#held",
-        "任务将整体排队：当前能容纳它的空闲资源正为队列中前面多次被跳过的任务保留，该任务将先启动。",
+        "任务将排队：当前能容纳它的空闲资源正为队列中前面多次被跳过的任务保留，该任务将先启动。",
     ),
     (
         "ui.form.plan.outcome.queue#no_idle",

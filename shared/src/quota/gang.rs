@@ -63,7 +63,7 @@ pub enum QueueReason {
         spec: String,
     },
     /// It would start now, but only in room the queue keeps for a task ahead of it in its
-    /// pool, passed over too often, which starts first ([`super::held`]). Told by the
+    /// pool, passed over too often, which starts first (`quota::held`). Told by the
     /// server that keeps the queue, and by the console from what it says, which the
     /// validator package does not carry.
     #[cfg(feature = "queue")]

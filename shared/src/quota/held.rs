@@ -314,9 +314,11 @@ pub fn beside_held(
 /// the room it keeps for `held` tasks ([`beside_held`]): a start that would take that
 /// room waits for them (its plan queues, `passed_over`, with the warning any wait has at
 /// the specs), and a start beside it on another spec or more nodes is planned there.
-/// The server's `/validate` and the create form say this alike, so neither says "starts
-/// now" of a task the queue holds back (verdict explorer: the API said it, and the task
-/// queued at its submit).
+/// Each spec's own verdict says it too: one that fits now only in that room waits for
+/// it (recheck: the outcome said 2 nodes, the spec's own fit 1). The server's
+/// `/validate` and the create form say this alike, so neither says "starts now" of a
+/// task the queue holds back (verdict explorer: the API said it, and the task queued at
+/// its submit).
 ///
 /// # Errors
 ///
@@ -328,7 +330,7 @@ pub fn check_beside_held(
     user: &User,
     held: &[HeldRoom],
 ) -> Result<()> {
-    use super::{Outcome, QueueReason};
+    use super::{Fit, Outcome, QueueReason};
     let Some(plan) = check.plan.as_mut() else {
         return Ok(());
     };
@@ -338,8 +340,15 @@ pub fn check_beside_held(
     if held.is_empty() {
         return Ok(());
     }
+    let passed_over = || Fit::Queue {
+        reason: QueueReason::PassedOver,
+    };
     match beside_held(spec, live, user, held)? {
         Some(Beside::HeldFor(_)) => {
+            // No spec starts without that room.
+            for candidate in plan.candidates.iter_mut().filter(|c| c.fit.is_now()) {
+                candidate.fit = passed_over();
+            }
             plan.outcome = Outcome::Queue {
                 index,
                 reason: QueueReason::PassedOver,
@@ -362,6 +371,14 @@ pub fn check_beside_held(
             }
             let on = names.len() as u64;
             if placement.index != index || on != nodes {
+                // The specs before it fit now only in that room.
+                for candidate in plan.candidates.iter_mut() {
+                    if candidate.index < placement.index && candidate.fit.is_now() {
+                        candidate.fit = passed_over();
+                    } else if candidate.index == placement.index {
+                        candidate.fit = Fit::Now { nodes: on };
+                    }
+                }
                 plan.outcome = Outcome::Now {
                     index: placement.index,
                     nodes: on,
@@ -467,6 +484,47 @@ mod tests {
                 reason: QueueReason::PassedOver
             }
         );
+        // The spec's own verdict says it too (recheck: the outcome queued, its fit said
+        // "now").
+        assert!(
+            held.plan
+                .as_ref()
+                .unwrap()
+                .candidates
+                .iter()
+                .all(|c| !c.fit.is_now()),
+            "{:?}",
+            held.plan
+        );
+        // Room kept on one node at a time: where the task starts beside it, its outcome
+        // and its spec's own fit say the same nodes, and no spec before it says "now"
+        // (recheck: the outcome said 2 nodes, the spec's fit 1).
+        let one_at_a_time = kept(&catalog, &spec, None);
+        for node in &one_at_a_time.workers {
+            let room = HeldRoom {
+                workers: vec![node.clone()],
+                ..one_at_a_time.clone()
+            };
+            let check = checked(&[room]);
+            let plan = check.plan.as_ref().unwrap();
+            match &plan.outcome {
+                Outcome::Now { index, nodes } => {
+                    let fit = &plan.candidate(*index).unwrap().fit;
+                    assert_eq!(*fit, crate::quota::Fit::Now { nodes: *nodes }, "{node}");
+                    assert!(
+                        plan.candidates
+                            .iter()
+                            .filter(|c| c.index < *index)
+                            .all(|c| !c.fit.is_now()),
+                        "{node}: {plan:?}"
+                    );
+                }
+                Outcome::Queue { .. } => {
+                    assert!(plan.candidates.iter().all(|c| !c.fit.is_now()), "{node}");
+                }
+                Outcome::Blocked => panic!("{node}: {plan:?}"),
+            }
+        }
         let json = serde_json::to_string(&QueueReason::PassedOver).unwrap();
         assert_eq!(json, r#"{"kind":"passed_over"}"#);
         let read: QueueReason = serde_json::from_str(&json).unwrap();
