@@ -675,7 +675,7 @@ pub fn TextField(
             // come with its end, as a text box's do.
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required type=control.input_type()
                 aria-describedby=describedby aria-label=named autocomplete="off" node_ref=node on:input=on_input
-                on:compositionend=on_composed on:change=settle min=min.unwrap_or("0") />
+                on:compositionend=on_composed on:change=settle on:wheel=leave_on_wheel min=min.unwrap_or("0") />
         }
         .into_any()
     } else {
@@ -699,6 +699,30 @@ pub fn TextField(
             <Findings id=d.msgs_id.clone() findings=d.findings base=under.then(|| path.clone())
                 quiet_while_in=control == Control::Area />
         </div>
+    }
+}
+
+/// A wheel over a focused number box scrolls the page, not the number: Chromium turns a
+/// focused box's number by a step at each notch, and a reader scrolling past Workers set
+/// it from 2 to 5 unknowing (Ray recheck). The box lets go of the focus first, and the
+/// wheel then scrolls, as over any other box.
+fn leave_on_wheel(ev: leptos::ev::WheelEvent) {
+    let Some(target) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let focused = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .is_some_and(|active| {
+            let active: &web_sys::Element = &active;
+            let target: &web_sys::Element = &target;
+            active == target
+        });
+    if focused {
+        let _ = target.blur();
     }
 }
 

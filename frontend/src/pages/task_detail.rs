@@ -768,10 +768,10 @@ pub fn TaskSummary(
                 </div>
             })}
             {move || placement.get().map(|placement| {
-                let (ray, autoscaling) = view.with_untracked(|v| {
+                let (ray_head, autoscaling) = view.with_untracked(|v| {
                     let s = &v.task.spec;
                     (
-                        s.is_ray(),
+                        s.is_ray() && placement.head.is_some(),
                         s.autoscales().then_some((
                             s.compute.workers,
                             s.ray.autoscaling.min_workers,
@@ -804,8 +804,10 @@ pub fn TaskSummary(
                             let need = placement.need.checked_mul(share.replicas).unwrap_or(placement.need);
                             let (replicas, spec, node) = (share.replicas.to_string(), named(&placement.spec, super::spec_name), share.node.clone());
                             // A RayJob's are its workers, beside its head's line ("6 replicas"
-                            // under "Head on …" read as six more heads; Ray explorer).
-                            let key = if ray { "ui.detail.placement_workers" } else { "ui.detail.placement_node" };
+                            // under "Head on …" read as six more heads; Ray explorer). Not
+                            // where its head is of the workers' spec, and one of them
+                            // (recheck: seven "workers" above "6 workers").
+                            let key = if ray_head { "ui.detail.placement_workers" } else { "ui.detail.placement_node" };
                             view! { <li data-spec=placement.spec.clone()>{move || lang.text_with(key, &[
                                 ("replicas", replicas.clone()),
                                 ("units", units.clone()),

@@ -1736,6 +1736,37 @@ async fn a_rayjob_of_no_workers_is_said_to_be_its_head() {
     assert!(!verdicts.contains("the head on"), "{verdicts}");
 }
 
+/// A wheel over a focused number box lets go of its focus, so the wheel scrolls the
+/// page rather than turning the number (Ray recheck: scrolling past Workers set it from
+/// 2 to 5). A real wheel's default action is the browser's; checked by hand with
+/// playwright's mouse wheel (the note of the session that made it).
+#[wasm_bindgen_test]
+async fn a_wheel_over_a_focused_number_box_lets_go_of_it() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    let workers = form.control("compute.workers");
+    workers.focus().unwrap();
+    let active = || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .and_then(|e| e.get_attribute("name"))
+    };
+    assert_eq!(active().as_deref(), Some("compute.workers"));
+    workers
+        .dispatch_event(&web_sys::WheelEvent::new("wheel").unwrap())
+        .unwrap();
+    assert_ne!(active().as_deref(), Some("compute.workers"));
+    // A box the focus is not in is left alone.
+    let units = form.control("compute.units_per_node");
+    workers.focus().unwrap();
+    units
+        .dispatch_event(&web_sys::WheelEvent::new("wheel").unwrap())
+        .unwrap();
+    assert_eq!(active().as_deref(), Some("compute.workers"));
+}
+
 /// A number below 0 in a box whose rule has a range is told that range, not a reader's
 /// "expected a whole number, 0 or more, found the number -1" (Ray explorer, in Chinese:
 /// 格式不正确：应为非负整数，实际为数字 -1); a fraction is told it is no whole number,

@@ -9575,6 +9575,32 @@ async fn a_rayjobs_placement_names_its_workers_and_the_maximum_it_was_placed_for
         )
     );
     back_to_english(&host).await;
+    // A head of the workers' spec is one of the replicas on those lines: they are not
+    // all workers (recheck: seven "workers" above "6 workers").
+    let mut same_spec = view.clone();
+    same_spec.task.spec.compute.head_spec = None;
+    same_spec.placement = shared::place(
+        &same_spec.task.spec,
+        &shared::demo::catalog(),
+        &shared::demo::usage(),
+        &shared::demo::user(),
+    )
+    .expect("no overflow");
+    assert!(
+        same_spec
+            .placement
+            .as_ref()
+            .is_some_and(|p| p.head.is_none())
+    );
+    let host = summary_of(same_spec).await;
+    let lines = all_text(&host, "[data-testid='placement'] li");
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("Worker") && !l.starts_with("Head")),
+        "{lines:?}"
+    );
+    host.remove();
     // Without autoscaling: no such line.
     view.task.spec.ray.autoscaling.enabled = false;
     let host = summary_of(view).await;
