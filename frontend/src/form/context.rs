@@ -252,6 +252,9 @@ impl FormCx {
         catalog
             .project_groups
             .retain(|g| g.members.contains(&user.name));
+        // Shared, not copied, by each plan told beside the queue's kept room: the catalog
+        // does not change under a form.
+        let shared_catalog = Arc::new(catalog.clone());
         let catalog = StoredValue::new(catalog);
         let rules_user = StoredValue::new(user.clone());
         let spec = RwSignal::new(spec);
@@ -272,7 +275,7 @@ impl FormCx {
                 }
                 usage.with(|usage| {
                     spec.with(|s| {
-                        let catalog = Arc::new(catalog.get_value());
+                        let catalog = Arc::clone(&shared_catalog);
                         let live = shared::usage::LiveUsage::new(catalog, usage.clone());
                         // An overflow is already a finding of the check's own.
                         let _ = shared::quota::check_beside_held(&mut check, s, &live, &user, held);
