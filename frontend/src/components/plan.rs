@@ -190,6 +190,14 @@ fn outcome(
         }
         Outcome::Queue { index, reason: why } => {
             let spec = name(&pods_spec(plan, *index));
+            // Not all its replicas at once, counted at its most workers: fewer might
+            // start it, which the workers box does not show (Ray recheck: "35 of 41
+            // replicas" beside a workers box of 2).
+            let key = if autoscales && matches!(why, QueueReason::NotEnoughAtOnce { .. }) {
+                "ui.form.plan.outcome.queue#autoscaling"
+            } else {
+                "ui.form.plan.outcome.queue"
+            };
             // As the server's reason will say once it is submitted: "will queue" alone
             // read as waiting for Berth's tasks, which may never free what it needs.
             let why = match outside {
@@ -201,11 +209,7 @@ fn outcome(
             };
             (
                 "outcome queue",
-                text(
-                    lang,
-                    "ui.form.plan.outcome.queue",
-                    &[("spec", spec), ("reason", why)],
-                ),
+                text(lang, key, &[("spec", spec), ("reason", why)]),
             )
         }
         Outcome::Blocked => {

@@ -1888,6 +1888,23 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
         "{}",
         form.text("outcome")
     );
+    drop(form);
+    // On spot (no quota), not all its replicas at once: fewer workers at most might
+    // start it, which the headline says (Ray recheck: "35 of 41 replicas" beside a
+    // workers box of 2).
+    let mut spot = shared::demo::ray_with_cpu_head_on_sh_a("sh-a-shared");
+    spot.compute.kind = Some(shared::vocab::ResourceKind::Spot);
+    spot.compute.pool = None;
+    spot.compute.priority = Some(shared::task::Priority::Normal);
+    spot.compute.units_per_node = 1;
+    let form = mount(Some(spot), false).await;
+    form.tick_box("ray.autoscaling.enabled", true).await;
+    form.type_in("ray.autoscaling.max_workers", "40").await;
+    sleep(50).await;
+    assert_eq!(
+        form.text("outcome"),
+        "Will queue as a whole for A100 single card 单卡, counted at its autoscaling maximum of workers (a lower Max workers may start it sooner): free nodes can host 35 of 41 replicas at once."
+    );
 }
 
 /// The plan says what a reader could not tell from the fields: a RayJob's replicas

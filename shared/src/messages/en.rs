@@ -2173,6 +2173,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Will queue as a whole for {spec}: {reason}.",
     ),
     (
+        "ui.form.plan.outcome.queue#autoscaling",
+        "Will queue as a whole for {spec}, counted at its autoscaling maximum of workers (a lower Max workers may start it sooner): {reason}.",
+    ),
+    (
         "ui.form.plan.outcome.queue#held",
         "Will queue: the free room it fits on now is kept for a task ahead in the queue, passed over too often, which starts first.",
     ),

@@ -1894,6 +1894,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "任务将整体排队等待 {spec}：{reason}。",
     ),
     (
+        "ui.form.plan.outcome.queue#autoscaling",
+        "任务将整体排队等待 {spec}（按扩容上限计，降低扩容上限可能更早启动）：{reason}。",
+    ),
+    (
         "ui.form.plan.outcome.queue#held",
         "任务将排队：当前能容纳它的空闲资源正为队列中前面多次被跳过的任务保留，该任务将先启动。",
     ),
