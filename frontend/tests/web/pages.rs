@@ -2699,6 +2699,21 @@ fn answer_log_end(text: &str, left_out: u64) {
     .unwrap();
 }
 
+/// Reads the log again, answered with 300 lines ending in `last`, and waits until `pre`
+/// shows it and has been painted twice (where a box scrolls to its end).
+async fn read_long_log(host: &HtmlElement, pre: &web_sys::Element, last: &str) {
+    reload_log(host).await;
+    answer_log_end(&format!("{}{last}\n", "line\n".repeat(300)), 0);
+    until("the long log", || {
+        pre.text_content()
+            .unwrap_or_default()
+            .ends_with(&format!("{last}\n"))
+    })
+    .await;
+    crate::after_paint().await;
+    crate::after_paint().await;
+}
+
 /// Clicks the log's Reload and waits for its request.
 async fn reload_log(host: &HtmlElement) {
     find(host, "[data-testid='log-reload']").click();
@@ -6869,16 +6884,7 @@ async fn a_log_is_filtered_to_the_lines_containing_what_is_typed() {
     // filter stood at its top, its new lines arriving out of view (recheck).
     pre.set_attribute("style", "max-height: 100px; overflow: auto")
         .unwrap();
-    reload_log(&host).await;
-    answer_log_end(&format!("{}the end\n", "line\n".repeat(300)), 0);
-    until("the long log", || {
-        pre.text_content()
-            .unwrap_or_default()
-            .ends_with("the end\n")
-    })
-    .await;
-    crate::after_paint().await;
-    crate::after_paint().await;
+    read_long_log(&host, &pre, "the end").await;
     let at_end = || pre.scroll_top() + pre.client_height() + 2 >= pre.scroll_height();
     assert!(at_end(), "opened at its end");
     type_in("the end");
@@ -6933,16 +6939,7 @@ async fn a_log_read_opens_at_its_end() {
     let pre = find(&host, "[data-testid='log']");
     pre.set_attribute("style", "max-height: 100px; overflow: auto")
         .unwrap();
-    reload_log(&host).await;
-    answer_log_end(&format!("{}the failure\n", "line\n".repeat(300)), 0);
-    until("the log shown", || {
-        pre.text_content()
-            .unwrap_or_default()
-            .ends_with("the failure\n")
-    })
-    .await;
-    crate::after_paint().await;
-    crate::after_paint().await;
+    read_long_log(&host, &pre, "the failure").await;
     assert!(pre.scroll_top() > 0, "scrolled");
     assert!(
         pre.scroll_top() + pre.client_height() + 2 >= pre.scroll_height(),
@@ -6954,16 +6951,7 @@ async fn a_log_read_opens_at_its_end() {
     // A reader who scrolled up to read stays there when the log is read again (review,
     // round 16: its attempt's end reloads it).
     pre.set_scroll_top(0);
-    reload_log(&host).await;
-    answer_log_end(&format!("{}the end\n", "line\n".repeat(300)), 0);
-    until("the log read again", || {
-        pre.text_content()
-            .unwrap_or_default()
-            .ends_with("the end\n")
-    })
-    .await;
-    crate::after_paint().await;
-    crate::after_paint().await;
+    read_long_log(&host, &pre, "the end").await;
     assert_eq!(pre.scroll_top(), 0, "left where the reader was");
     finish(handle, &host, &address);
 }
