@@ -301,7 +301,7 @@ fn a_count_of_one_is_said_in_the_singular_where_the_language_has_one() {
     };
     assert_eq!(verdict(Lang::En, "1"), "fits now on 8×A100, 1 node");
     assert_eq!(verdict(Lang::En, "2"), "fits now on 8×A100, 2 nodes");
-    assert_eq!(verdict(Lang::Zh, "1"), "可立即调度：8×A100，1 个节点");
+    assert_eq!(verdict(Lang::Zh, "1"), "可立即启动：8×A100，1 个节点");
     // Only the count the singular writes out decides: attempt 1 on 2 nodes is plural.
     let admitted = |attempt: u32, nodes: u32| {
         Message::new("event.admitted")

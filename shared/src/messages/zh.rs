@@ -1958,11 +1958,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.verdict.now",
-        "可立即调度：{spec}，{nodes} 个节点",
+        "可立即启动：{spec}，{nodes} 个节点",
     ),
     (
         "ui.form.plan.verdict.now#idle",
-        "可立即调度到闲时资源：{spec}，{nodes} 个节点",
+        "可立即在闲时资源上启动：{spec}，{nodes} 个节点",
     ),
     ("ui.form.plan.verdict.over_quota", "超出配额 {shortfall}"),
     (
