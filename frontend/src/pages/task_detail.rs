@@ -820,7 +820,12 @@ pub fn TaskSummary(
                     // Placed for its most workers (SPEC.md section 4), which the job does
                     // not start with: 6 placed for a form's 2 read as a fault (Ray explorer).
                     {autoscaling.map(|(workers, min, max)| view! {
-                        <p class="help" data-testid="placement-autoscaling">{move || lang.text_with("ui.detail.placement_autoscaling", &[
+                        // Min and max alike scale nothing: "between 2 and 2" (Ray explorer).
+                        <p class="help" data-testid="placement-autoscaling">{move || lang.text_with(if min == max {
+                            "ui.detail.placement_autoscaling#fixed"
+                        } else {
+                            "ui.detail.placement_autoscaling"
+                        }, &[
                             ("max", max.to_string()),
                             ("workers", workers.to_string()),
                             ("min", min.to_string()),

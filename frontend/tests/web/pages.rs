@@ -9589,6 +9589,20 @@ async fn a_rayjobs_placement_names_its_workers_and_the_maximum_it_was_placed_for
         "{lines:?}"
     );
     host.remove();
+    // Min and max alike: nothing to scale between (Ray explorer: "between 2 and 2").
+    let mut fixed = view.clone();
+    let a = &mut fixed.task.spec.ray.autoscaling;
+    (a.min_workers, a.max_workers) = (workers, workers);
+    let host = summary_of(fixed).await;
+    assert_eq!(
+        find(&host, "[data-testid='placement-autoscaling']")
+            .text_content()
+            .unwrap(),
+        format!(
+            "Autoscaling is on, but Min and Max workers are both {workers}: Ray keeps {workers} workers."
+        )
+    );
+    host.remove();
     // Without autoscaling: no such line.
     view.task.spec.ray.autoscaling.enabled = false;
     let host = summary_of(view).await;

@@ -1588,6 +1588,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Placed for the autoscaling maximum of {max} workers: the job starts with {workers}, and Ray scales it between {min} and {max}.",
     ),
     (
+        "ui.detail.placement_autoscaling#fixed",
+        "Autoscaling is on, but Min and Max workers are both {max}: Ray keeps {max} workers.",
+    ),
+    (
+        "ui.detail.placement_autoscaling#fixed_one",
+        "Autoscaling is on, but Min and Max workers are both 1: Ray keeps 1 worker.",
+    ),
+    (
         "ui.detail.placement_head",
         "Head on {node}: 1 replica of {units} × {spec} ({takes})",
     ),

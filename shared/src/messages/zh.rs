@@ -1373,6 +1373,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "按扩容上限 {max} 个 Worker 调度：任务以 {workers} 个 Worker 启动，由 Ray 在 {min} 到 {max} 个之间扩缩容。",
     ),
     (
+        "ui.detail.placement_autoscaling#fixed",
+        "已开启自动扩缩容，但缩容下限和扩容上限均为 {max}：Ray 始终保持 {max} 个 Worker。",
+    ),
+    (
         "ui.detail.placement_head",
         "Head 位于 {node}：1 个副本，{units} 份实例规格 {spec}（共 {takes}）",
     ),
