@@ -1185,9 +1185,15 @@ impl Runner {
         });
         let at = now();
         // Spot and idle tasks hold no quota (SPEC.md section 4): saying they do would
-        // send their owners looking for it.
+        // send their owners looking for it. Nor does a reserved task that accepts idle
+        // capacity and starts on it now (team-lead explorer: "quota held" above it).
+        let on_idle = decisions.iter().any(|d| {
+            matches!(d, Decision::Admit { id: a, placement } if a == id && !placement.kind.uses_quota())
+        });
         let accepted = if !spec.compute.kind.is_some_and(|k| k.uses_quota()) {
             "event.accepted#no_quota"
+        } else if on_idle {
+            "event.accepted#idle"
         } else {
             "event.accepted"
         };

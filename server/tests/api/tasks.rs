@@ -2183,6 +2183,31 @@ async fn a_spot_tasks_first_event_says_it_holds_no_quota() {
     wait_for(&app, &id, phase_is("succeeded")).await;
 }
 
+/// A reserved task that accepts idle capacity and starts on it holds no quota there, and
+/// its first event does not say it does (team-lead explorer: "quota held" above its
+/// start on idle capacity).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reserved_task_starting_on_idle_capacity_is_not_said_to_hold_quota() {
+    let app = server::app(demo_state().await);
+    let mut spec = pytorch("sleep 0.1; echo $RANK");
+    super::preferring_idle(&mut spec);
+    let id = submitted(&app, &spec).await;
+    let path = |lang: &str| format!("/api/v1/tasks/{id}/events?lang={lang}");
+    let (_, english) = call(&app, get(&path("en"))).await;
+    let (_, chinese) = call(&app, get(&path("zh-CN"))).await;
+    assert_eq!(
+        messages(&english).first().map(String::as_str),
+        Some("accepted; it starts on idle capacity, which holds no quota"),
+        "{english}"
+    );
+    assert_eq!(
+        messages(&chinese).first().map(String::as_str),
+        Some("已接受；任务在闲时资源上启动，不占用配额"),
+        "{chinese}"
+    );
+    wait_for(&app, &id, phase_is("succeeded")).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn why_a_task_waits_reads_in_the_readers_language() {
     let app = server::app(demo_state().await);

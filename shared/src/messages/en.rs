@@ -283,6 +283,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.accepted", "quota held; waiting for its turn"),
     (
+        "event.accepted#idle",
+        "accepted; it starts on idle capacity, which holds no quota",
+    ),
+    (
         "event.accepted#no_quota",
         "waiting for its turn (its resource kind uses no quota)",
     ),

@@ -239,6 +239,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("event.accepted", "配额已预留，进入队列排队"),
     (
+        "event.accepted#idle",
+        "已接受；任务在闲时资源上启动，不占用配额",
+    ),
+    (
         "event.accepted#no_quota",
         "进入队列排队（该资源类型不占用配额）",
     ),
