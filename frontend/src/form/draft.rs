@@ -2,7 +2,7 @@
 //! saved in the browser's storage as the user typed.
 
 use leptos::prelude::*;
-use shared::task::HIDDEN_VALUE_MASK;
+use shared::task::{AlertChannel, HIDDEN_VALUE_MASK};
 use shared::{Catalog, TaskSpec, TaskType, User};
 use std::time::Duration;
 
@@ -166,11 +166,12 @@ fn kept_key(key: &str) -> String {
     format!("{key}.kept")
 }
 
-/// The names of `spec`'s hidden env vars whose values are still `origin`'s, the cloned
-/// task's, which the server keeps for its owner: a clone's draft keeps their names, not
-/// their values, so a reload puts them back from the task rather than asking for them
-/// again (Ray explorer: the only way back was to start over, losing the edits). A value
-/// the user changed is not named: the draft cannot keep it, and it is asked for again.
+/// The names of `spec`'s hidden env vars and webhook targets whose values are still
+/// `origin`'s, the cloned task's, which the server keeps for its owner: a clone's draft
+/// keeps their names, not their values, so a reload puts them back from the task rather
+/// than asking for them again (Ray explorer: the only way back was to start over, losing
+/// the edits). A value the user changed is not named: the draft cannot keep it, and it
+/// is asked for again.
 pub fn kept_secrets(spec: &TaskSpec, origin: &TaskSpec) -> Vec<String> {
     let theirs = |name: &str, value: &str| {
         origin
@@ -179,16 +180,39 @@ pub fn kept_secrets(spec: &TaskSpec, origin: &TaskSpec) -> Vec<String> {
             .iter()
             .any(|o| o.hidden && o.name == name && o.value == value)
     };
-    spec.environment
+    let vars = spec
+        .environment
         .env
         .iter()
         .filter(|v| v.hidden && v.value != HIDDEN_VALUE_MASK && theirs(&v.name, &v.value))
-        .map(|v| v.name.clone())
-        .collect()
+        .map(|v| v.name.clone());
+    // A webhook's target is masked in the draft too (its token is in its path): one
+    // still the task's is named by its place in both lists, as targets have no names
+    // (Ray recheck: a clone reloaded asked for the task's own hook again).
+    let hooks =
+        spec.advanced
+            .alerts
+            .iter()
+            .enumerate()
+            .filter_map(|(at, alert)| {
+                let hidden = alert.channel == AlertChannel::Webhook && !alert.target_is_masked();
+                let theirs =
+                    origin.advanced.alerts.iter().position(|o| {
+                        o.channel == AlertChannel::Webhook && o.target == alert.target
+                    });
+                theirs
+                    .filter(|_| hidden)
+                    .map(|theirs| format!("{ALERT_NAME}{at}]={theirs}"))
+            });
+    vars.chain(hooks).collect()
 }
 
-/// Puts back into `spec`'s masked hidden values named in `names` the cloned task's own
-/// (`origin`, as the server gave it: masked too for anyone but its owner).
+/// How [`kept_secrets`] names a webhook's target: `advanced.alerts[3]=1`, its place in
+/// the draft's list and in the task's. No env var's name holds a `.` or a `[`.
+const ALERT_NAME: &str = "advanced.alerts[";
+
+/// Puts back into `spec`'s masked hidden values and targets named in `names` the cloned
+/// task's own (`origin`, as the server gave it: masked too for anyone but its owner).
 pub fn restore_secrets(spec: &mut TaskSpec, origin: &TaskSpec, names: &[String]) {
     for var in spec
         .environment
@@ -203,6 +227,27 @@ pub fn restore_secrets(spec: &mut TaskSpec, origin: &TaskSpec, names: &[String])
             .find(|o| o.hidden && o.name == var.name && o.value != HIDDEN_VALUE_MASK)
         {
             var.value = theirs.value.clone();
+        }
+    }
+    let hooks = names.iter().filter_map(|name| {
+        let (at, theirs) = name.strip_prefix(ALERT_NAME)?.split_once("]=")?;
+        Some((at.parse::<usize>().ok()?, theirs.parse::<usize>().ok()?))
+    });
+    for (at, theirs) in hooks {
+        let (Some(alert), Some(theirs)) = (
+            spec.advanced.alerts.get_mut(at),
+            origin.advanced.alerts.get(theirs),
+        ) else {
+            continue;
+        };
+        // Only where the draft holds the task's target as others read it: the same
+        // site, still masked, and the task's own given (its owner's answer).
+        if alert.target_is_masked()
+            && theirs.channel == AlertChannel::Webhook
+            && !theirs.target_is_masked()
+            && theirs.shown_target() == alert.target
+        {
+            alert.target = theirs.target.clone();
         }
     }
 }

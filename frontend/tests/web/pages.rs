@@ -4524,10 +4524,16 @@ async fn mount_clone_page(
     (host, handle)
 }
 
-/// The spec a clone's task is answered with: the demo's, named `source`.
+/// The spec a clone's task is answered with: the demo's, named `source`, with a webhook
+/// alert whose token others never read ([`CLONE_HOOK`]).
 fn clone_source() -> String {
     let mut spec = shared::demo::pytorch();
     spec.basic.name_prefix = "source".into();
+    spec.advanced.alerts.push(shared::task::Alert {
+        channel: shared::task::AlertChannel::Webhook,
+        target: CLONE_HOOK.into(),
+        ..Default::default()
+    });
     serde_json::to_string(&spec).unwrap()
 }
 
@@ -4537,6 +4543,9 @@ fn name_prefix(host: &HtmlElement) -> Option<web_sys::HtmlInputElement> {
         .unwrap()
         .map(|e| e.unchecked_into())
 }
+
+/// The webhook of [`clone_source`]'s alert, its token in its path.
+const CLONE_HOOK: &str = "https://hooks.example.com/services/T0/s3cr3t-token";
 
 /// Answers the request for the task `id` a clone copies with [`clone_source`] and waits
 /// for the cloned form.
@@ -5075,6 +5084,27 @@ async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
             .is_none()
     );
     assert!(!stored().contains(&secret), "never in storage");
+    // The webhook's target too, masked in the draft (Ray recheck: asked for again).
+    let hook_box = format!(
+        "[name='advanced.alerts[{}].target']",
+        source.advanced.alerts.len() - 1
+    );
+    let hook = || {
+        host.query_selector(&hook_box)
+            .unwrap()
+            .map(|e| e.unchecked_into::<web_sys::HtmlInputElement>().value())
+    };
+    assert_eq!(
+        hook().as_deref(),
+        Some(CLONE_HOOK),
+        "the task's own hook, back"
+    );
+    assert!(!stored().contains("s3cr3t-token"), "never in storage");
+    assert!(
+        host.query_selector("[data-code='advanced.alerts.target.masked']")
+            .unwrap()
+            .is_none()
+    );
     // Changed, it cannot be kept: asked for again.
     let value: web_sys::HtmlInputElement = find(&host, &value_box).unchecked_into();
     value.set_value("a-new-token");
