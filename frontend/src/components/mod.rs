@@ -5,7 +5,7 @@ mod plan;
 mod report;
 
 pub use load::{Again, TryAgain, load, load_again};
-pub use plan::{PlanFreshness, PlanView, amount};
+pub use plan::{PlanEcho, PlanFreshness, PlanView, amount};
 pub use report::{
     MaintainedTags, ReportView, caret_offset, errors_first, field_place, focus_field, issue_text,
     key_place,

@@ -347,6 +347,19 @@ pub struct PlanFreshness {
     pub catalog_changed: RwSignal<bool>,
 }
 
+/// The panel's verdict line, for a field far from the panel whose number the plan
+/// counts (provided by the form, set by the panel once): a RayJob's Max workers is a
+/// section below, where the panel was out of sight while it was typed (Ray explorer).
+#[derive(Clone, Copy, Default)]
+pub struct PlanEcho(pub RwSignal<Option<Memo<(&'static str, String)>>>);
+
+impl PlanEcho {
+    /// The verdict's class and words, once the panel is in the page.
+    pub fn said(self) -> Option<(&'static str, String)> {
+        self.0.get()?.try_get()
+    }
+}
+
 /// The panel; `plan` is `None` while the compute section is incomplete.
 #[component]
 pub fn PlanView(
@@ -434,6 +447,9 @@ pub fn PlanView(
             None => ("outcome pending", text(l, pending.get(), &[])),
         })
     });
+    if let Some(echo) = use_context::<PlanEcho>() {
+        echo.0.set(Some(headline));
+    }
     let said = move || headline.with(|(_, said)| said.clone());
     // The last plan, kept greyed under the pending line while an error holds the plan: a
     // number box emptied to type another number shrank the panel to one line and grew it

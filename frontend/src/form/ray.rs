@@ -23,6 +23,7 @@ pub fn RaySection() -> impl IntoView {
     let debug_on = cx.watch(move |s| s.ray.debug.enabled);
     let clusters = use_context::<RayClusters>().is_none_or(|r| r.0);
     let autoscaling_on = cx.watch(move |s| s.ray.autoscaling.enabled);
+    let echo = use_context::<crate::components::PlanEcho>();
     // Only RWX volumes can be shared by every pod; the rule says so for any other. One
     // chosen anyway (an import, a clone) is still offered by its name, as RWO.
     let chosen = cx.watch(move |s| s.ray.shared_storage.volume.clone());
@@ -125,6 +126,15 @@ pub fn RaySection() -> impl IntoView {
                     <TextField path="ray.autoscaling.max_workers" control=Control::Number group="ray.autoscaling" lens=number_lens!(cx, ray.autoscaling.max_workers) />
                 })}
                 <GroupFindings path="ray.autoscaling" />
+                // The plan counts the most workers (SPEC.md section 4): its verdict said
+                // below them too, as the panel is a section above, out of sight while
+                // they are typed (Ray explorer). Unheard: the panel's live region says it.
+                {move || autoscaling_on.get().then(|| echo.map(|echo| view! {
+                    <p class=move || format!("plan-echo {}", echo.said().map_or("", |(class, _)| class))
+                        aria-hidden="true" data-testid="plan-echo">
+                        {move || echo.said().map(|(_, said)| said)}
+                    </p>
+                }))}
                 {move || autoscaling_on.get().then(|| view! {
                     <TextField path="ray.autoscaling.idle_timeout_secs" control=Control::Number lens=number_lens!(cx, ray.autoscaling.idle_timeout_secs) />
                     <SelectField path="ray.autoscaling.upscaling_mode" lens=mode options=modes required=true />

@@ -117,6 +117,7 @@ pub fn TaskForm(
     let in_field = RwSignal::new(false);
     let freshness = crate::components::PlanFreshness::default();
     provide_context(freshness);
+    provide_context(crate::components::PlanEcho::default());
     let refresh_usage = follow_usage(
         cx,
         (usage, outside, held_rooms),

@@ -1877,8 +1877,33 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
         form.text("outcome"),
         "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much."
     );
+    // Said below the range too, where the panel a section above is out of sight (Ray
+    // explorer), and kept as the number changes.
+    assert_eq!(form.text("plan-echo"), form.text("outcome"));
+    let echo = form.test_id("plan-echo");
+    assert!(
+        echo.class_list().contains("blocked"),
+        "{}",
+        echo.class_name()
+    );
+    form.type_in("ray.autoscaling.max_workers", "3").await;
+    sleep(50).await;
+    assert!(
+        form.text("plan-echo").starts_with("Starts now"),
+        "{}",
+        form.text("plan-echo")
+    );
+    assert_eq!(form.text("plan-echo"), form.text("outcome"));
+    assert!(echo.class_list().contains("now"), "{}", echo.class_name());
     // Without autoscaling, the workers are what it asks for, and the words say so.
     form.tick_box("ray.autoscaling.enabled", false).await;
+    assert!(
+        form.host
+            .query_selector("[data-testid='plan-echo']")
+            .unwrap()
+            .is_none(),
+        "no range, no echo"
+    );
     form.type_in("compute.workers", "20").await;
     sleep(50).await;
     assert!(
