@@ -1194,7 +1194,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.autoscaling.range",
-        "needs min ≤ workers ≤ max; now {min} ≤ {workers} ≤ {max}",
+        "needs min ≤ workers ≤ max; they are {min}, {workers}, {max}",
     ),
     (
         "ray.debug.keep_secs.out_of_range",

@@ -1027,7 +1027,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.autoscaling.range",
-        "需满足 缩容下限 ≤ 工作节点数 ≤ 扩容上限，当前为 {min} ≤ {workers} ≤ {max}",
+        "需满足 缩容下限 ≤ 工作节点数 ≤ 扩容上限，当前分别为 {min}、{workers}、{max}",
     ),
     (
         "ray.debug.keep_secs.out_of_range",
