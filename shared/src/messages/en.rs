@@ -1861,7 +1861,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.export.hidden",
-        "Hidden env values and webhook targets are exported as the form holds them: in clear if typed here, or as the mask ****** (after a reload, or in a clone of another's task), which must be typed again after an import.",
+        "Hidden env values and webhook targets are exported as the form holds them: in clear where it holds the value (typed here, or your own task's, cloned), or as the mask ****** where it holds the mask, which must be typed again after an import.",
     ),
     ("ui.form.export.json", "Export JSON"),
     ("ui.form.export.yaml", "Export YAML"),

@@ -1621,7 +1621,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.export.hidden",
-        "隐藏的环境变量值和 Webhook 地址按表单中的内容导出：在此输入的为明文；值为掩码 ******（页面重新加载后，或克隆他人任务时）的，导入后需重新填写。",
+        "隐藏的环境变量值和 Webhook 地址按表单中的内容导出：表单中为明文的（在此输入的，或克隆自己的任务带来的）导出为明文；为掩码 ****** 的，导入后需重新填写。",
     ),
     ("ui.form.export.json", "导出 JSON"),
     ("ui.form.export.yaml", "导出 YAML"),
