@@ -242,6 +242,9 @@ fn outcome(
                         "ui.form.plan.outcome.blocked#quota" if autoscales => {
                             "ui.form.plan.outcome.blocked#quota_autoscaling"
                         }
+                        "ui.form.plan.outcome.blocked#never" if autoscales => {
+                            "ui.form.plan.outcome.blocked#never_autoscaling"
+                        }
                         key => key,
                     };
                     text(lang, key, &[])

@@ -24,6 +24,7 @@ pub fn RaySection() -> impl IntoView {
     let clusters = use_context::<RayClusters>().is_none_or(|r| r.0);
     let autoscaling_on = cx.watch(move |s| s.ray.autoscaling.enabled);
     let echo = use_context::<crate::components::PlanEcho>();
+    let compute_errors = cx.findings_at("compute", true);
     // Only RWX volumes can be shared by every pod; the rule says so for any other. One
     // chosen anyway (an import, a clone) is still offered by its name, as RWO.
     let chosen = cx.watch(move |s| s.ray.shared_storage.volume.clone());
@@ -129,11 +130,32 @@ pub fn RaySection() -> impl IntoView {
                 // The plan counts the most workers (SPEC.md section 4): its verdict said
                 // below them too, as the panel is a section above, out of sight while
                 // they are typed (Ray explorer). Unheard: the panel's live region says it.
+                // With the compute section's errors it sends the reader to, named: "the
+                // errors say by how much" pointed to none in sight (recheck).
                 {move || autoscaling_on.get().then(|| echo.map(|echo| view! {
-                    <p class=move || format!("plan-echo {}", echo.said().map_or("", |(class, _)| class))
+                    <div class=move || format!("plan-echo {}", echo.said().map_or("", |(class, _)| class))
                         aria-hidden="true" data-testid="plan-echo">
-                        {move || echo.said().map(|(_, said)| said)}
-                    </p>
+                        <p>{move || echo.said().map(|(_, said)| said)}</p>
+                        {move || {
+                            let lang = cx.lang();
+                            let lines: Vec<_> = compute_errors.with(|found| {
+                                found
+                                    .iter()
+                                    .filter(|i| i.severity == shared::Severity::Error)
+                                    .map(|i| {
+                                        crate::components::field_place(lang, &i.path.to_string())
+                                            + &shared::messages::text(lang, "ui.form.summary.after_place", &[])
+                                            + &crate::components::issue_text(i, lang)
+                                    })
+                                    .collect()
+                            });
+                            (!lines.is_empty()).then(|| view! {
+                                <ul data-testid="plan-echo-errors">
+                                    {lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                                </ul>
+                            })
+                        }}
+                    </div>
                 }))}
                 {move || autoscaling_on.get().then(|| view! {
                     <TextField path="ray.autoscaling.idle_timeout_secs" control=Control::Number lens=number_lens!(cx, ray.autoscaling.idle_timeout_secs) />

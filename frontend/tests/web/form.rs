@@ -1877,17 +1877,26 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
         form.text("outcome"),
         "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much."
     );
-    // Said below the range too, where the panel a section above is out of sight (Ray
-    // explorer), and kept as the number changes.
-    assert_eq!(form.text("plan-echo"), form.text("outcome"));
+    // Said by the range too, where the panel a section above is out of sight (Ray
+    // explorer), and kept as the number changes; with the errors it sends the reader to,
+    // named by their fields (recheck: "the errors say by how much", none in sight).
     let echo = form.test_id("plan-echo");
     assert!(
         echo.class_list().contains("blocked"),
         "{}",
         echo.class_name()
     );
+    let said = echo.query_selector("p").unwrap().unwrap().text_content();
+    assert_eq!(said.unwrap(), form.text("outcome"));
+    let errors = form.text("plan-echo-errors");
+    assert!(
+        errors
+            .starts_with("Instance specs #1: needs 80 GPUs but 64 remain in your quota; 16 short"),
+        "{errors}"
+    );
     form.type_in("ray.autoscaling.max_workers", "3").await;
     sleep(50).await;
+    assert!(form.find("[data-testid='plan-echo-errors']").is_none());
     assert!(
         form.text("plan-echo").starts_with("Starts now"),
         "{}",
@@ -5971,7 +5980,11 @@ async fn autoscaling_starts_at_a_range_that_holds_and_a_broken_range_shows_at_th
     let list = form
         .find("#f-ray-autoscaling-msgs")
         .expect("the range's findings");
-    let after = list.next_element_sibling().expect("the fields after it");
+    // Past the plan's verdict said again there, beside the fields in a wide form.
+    let mut after = list.next_element_sibling().expect("the fields after it");
+    if after.class_list().contains("plan-echo") {
+        after = after.next_element_sibling().expect("the fields after it");
+    }
     assert!(
         after
             .query_selector("[name='ray.autoscaling.idle_timeout_secs']")

@@ -2153,6 +2153,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Cannot start: no spec can ever fit. See the errors.",
     ),
     (
+        "ui.form.plan.outcome.blocked#never_autoscaling",
+        "Cannot start: counted at its autoscaling maximum of workers, no spec can ever fit. See the errors.",
+    ),
+    (
         "ui.form.plan.outcome.blocked#no_quota",
         "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota; or ask your administrator for quota.",
     ),

@@ -1878,6 +1878,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "无法启动：没有任何规格能够放下该任务，请查看错误。",
     ),
     (
+        "ui.form.plan.outcome.blocked#never_autoscaling",
+        "无法启动：按扩容上限计，没有任何规格能够放下该任务，请查看错误。",
+    ),
+    (
         "ui.form.plan.outcome.blocked#no_quota",
         "无法启动：您在此资源池中没有这些规格的配额。请改选您有配额的资源池或规格，或选择不占用配额的 Spot 实例或闲时资源；也可以向管理员申请配额。",
     ),
