@@ -355,6 +355,20 @@ pub fn ComputeSection() -> impl IntoView {
             })}
         }
     };
+    let range = cx.findings_at("ray.autoscaling", false);
+    let outside_range = Memo::new(move |_| {
+        range.with(|found| {
+            found.iter().find_map(|i| match i.code {
+                // Only where the workers are what is out of it.
+                IssueCode::AutoscalingRange { min, workers, max }
+                    if min <= max && !(min..=max).contains(&workers) =>
+                {
+                    Some((min, max))
+                }
+                _ => None,
+            })
+        })
+    });
     view! {
         <div class="compute-row">
             <Section path="compute">
@@ -362,7 +376,16 @@ pub fn ComputeSection() -> impl IntoView {
                 <Findings id=cx.id(UNUSED_MSGS) findings=unused named=true />
                 <SelectField path="compute.pool" lens=pool options=pools empty_text=automatic_pool />
                 {idle_fields}
-                <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) />
+                // Marked by the autoscaling range it breaks too, which is said a section
+                // below: a workers box above a greyed plan, unmarked, read as fine (recheck).
+                <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) group="ray.autoscaling">
+                    {move || outside_range.get().map(|(min, max)| view! {
+                        <p class="note" data-testid="workers-out-of-range">{move || shared::messages::text(cx.lang(), "ui.form.workers_out_of_range", &[
+                            ("min", min.to_string()),
+                            ("max", max.to_string()),
+                        ])}</p>
+                    })}
+                </TextField>
                 <SelectField path="compute.instance_type" lens=instance_type options=instance_types required=true />
                 <SpecsEditor />
                 <TextField path="compute.units_per_node" control=Control::Number lens=number_lens!(cx, compute.units_per_node) />

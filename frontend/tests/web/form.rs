@@ -6315,10 +6315,29 @@ async fn the_autoscaling_range_is_said_at_its_fields_whichever_box_broke_it() {
         form.codes_in("f-ray-autoscaling-msgs"),
         ["ray.autoscaling.range"]
     );
+    // The workers box is marked, and says where the range is (recheck: unmarked, above
+    // a plan waiting on errors, it read as fine).
+    let workers = form.control("compute.workers");
+    assert_eq!(
+        workers.get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
+    assert!(
+        workers
+            .get_attribute("aria-describedby")
+            .unwrap_or_default()
+            .split(' ')
+            .any(|id| id == "f-ray-autoscaling-msgs")
+    );
+    assert_eq!(
+        form.text("workers-out-of-range"),
+        "Outside the autoscaling range, 1 to 4 (Min and Max workers, under RayJob settings below)."
+    );
     // A box of the range emptied: the range quoted its last number, no longer shown
     // (explorer: "now 5 ≤ 2 ≤ 4" under an empty Min workers); only "required" is said.
     form.type_in("ray.autoscaling.min_workers", "").await;
     assert!(form.codes_in("f-ray-autoscaling-msgs").is_empty());
+    assert!(form.find("[data-testid='workers-out-of-range']").is_none());
     assert_eq!(
         form.codes_at("ray.autoscaling.min_workers"),
         ["value.required"]

@@ -2391,6 +2391,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Your browser's time zone, {zone}, is not in this list: choose the zone the task's logs and times should be shown in.",
     ),
     ("ui.form.title", "Create training task"),
+    (
+        "ui.form.workers_out_of_range",
+        "Outside the autoscaling range, {min} to {max} (Min and Max workers, under RayJob settings below).",
+    ),
     ("ui.list.any", "Any"),
     ("ui.list.arrived", "Show {count} new"),
     ("ui.list.chip_active", "Active"),

@@ -2082,6 +2082,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "浏览器的时区 {zone} 不在列表中，请选择任务日志与时间所用的时区。",
     ),
     ("ui.form.title", "创建训练任务"),
+    (
+        "ui.form.workers_out_of_range",
+        "不在自动扩缩容范围 {min} 至 {max} 内（缩容下限和扩容上限，见下方 RayJob 配置）。",
+    ),
     ("ui.list.any", "全部"),
     ("ui.list.arrived", "显示 {count} 个新任务"),
     ("ui.list.chip_active", "进行中"),
