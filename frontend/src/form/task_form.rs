@@ -371,7 +371,24 @@ pub fn TaskForm(
             slot_key.with_value(|slot| draft::detach(slot));
         }
     };
+    // As Start over, it drops what may be an hour's edits: asked first (recheck: gone at
+    // one click, in the banner read first after a reload).
+    let asking_afresh = RwSignal::new(false);
+    let afresh_button = NodeRef::<leptos::html::Button>::new();
+    let afresh_keep = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(keep) = afresh_keep.get() {
+            let _ = keep.focus();
+        }
+    });
+    let keep_edits = move || {
+        asking_afresh.set(false);
+        if let Some(button) = afresh_button.get_untracked() {
+            let _ = button.focus();
+        }
+    };
     let afresh = move |_| {
+        asking_afresh.set(false);
         autosave.restart();
         cx.server.set(None);
         cx.spec.set(origin.get_value());
@@ -420,12 +437,25 @@ pub fn TaskForm(
                 } else {
                     "ui.form.clone_restored"
                 };
+                let question = cx.id("berth-clone-afresh-text");
                 view! {
                     <p class="banner info" role="status" data-testid="draft-restored">
                         {move || cx.text(said)}
                         " "
-                        <button type="button" data-testid="clone-afresh" on:click=afresh>{move || cx.text("ui.form.clone_afresh")}</button>
+                        <button type="button" data-testid="clone-afresh" on:click=move |_| asking_afresh.set(true) node_ref=afresh_button>{move || cx.text("ui.form.clone_afresh")}</button>
                     </p>
+                    {move || asking_afresh.get().then(|| {
+                        let question_box = NodeRef::new();
+                        crate::components::close_when_focus_elsewhere(question_box, move || asking_afresh.set(false));
+                        view! {
+                        <div class="confirm" role="alertdialog" aria-labelledby=question.clone() data-testid="confirm-clone-afresh"
+                            on:keydown=move |ev| if ev.key() == "Escape" { keep_edits() } node_ref=question_box>
+                            <p id=question.clone()>{move || cx.text("ui.form.clone_afresh_confirm")}</p>
+                            <button type="button" class="danger" data-testid="confirm-clone-afresh-yes" on:click=afresh>{move || cx.text("ui.form.clone_afresh_yes")}</button>
+                            <button type="button" data-testid="confirm-clone-afresh-no" on:click=move |_| keep_edits() node_ref=afresh_keep>{move || cx.text("ui.detail.cancel")}</button>
+                        </div>
+                        }
+                    })}
                 }.into_any()
             } else {
                 // Sent before the page was left, with no answer: a submit again is safe, and

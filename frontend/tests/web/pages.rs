@@ -5168,7 +5168,37 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
     let clone_key = format!("{DRAFT_KEY}.clone.src-12345");
     assert!(local.get_item(&clone_key).unwrap().is_some());
     until_found(&host, "the way back", "[data-testid='clone-afresh']").await;
+    // Asked first, as Start over is (recheck: the edits went at one click); Cancel
+    // keeps them.
     find(&host, "[data-testid='clone-afresh']").click();
+    until_found(
+        &host,
+        "the question",
+        "[data-testid='confirm-clone-afresh']",
+    )
+    .await;
+    assert_eq!(
+        find(&host, "[data-testid='confirm-clone-afresh'] p")
+            .text_content()
+            .unwrap(),
+        "Drop your edits of this clone and start again from the task's spec? Your edits cannot be brought back."
+    );
+    find(&host, "[data-testid='confirm-clone-afresh-no']").click();
+    leptos::task::tick().await;
+    assert!(prefix().is_some_and(|p| p.value() == "my-edit"));
+    assert!(
+        host.query_selector("[data-testid='confirm-clone-afresh']")
+            .unwrap()
+            .is_none()
+    );
+    find(&host, "[data-testid='clone-afresh']").click();
+    until_found(
+        &host,
+        "the question",
+        "[data-testid='confirm-clone-afresh-yes']",
+    )
+    .await;
+    find(&host, "[data-testid='confirm-clone-afresh-yes']").click();
     until("the task's spec again", || {
         prefix().is_some_and(|p| p.value() == "source")
     })

@@ -1822,6 +1822,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.choose", "Choose…"),
     ("ui.form.clone_afresh", "Start again from the task's spec"),
+    (
+        "ui.form.clone_afresh_confirm",
+        "Drop your edits of this clone and start again from the task's spec? Your edits cannot be brought back.",
+    ),
+    ("ui.form.clone_afresh_yes", "Drop my edits"),
     ("ui.form.clone_failed.blank", "Open the create form instead"),
     ("ui.form.clone_loading", "Loading the task to copy…"),
     (

@@ -1591,6 +1591,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.choose", "请选择…"),
     ("ui.form.clone_afresh", "从原任务的配置重新开始"),
+    (
+        "ui.form.clone_afresh_confirm",
+        "放弃对此副本的修改，从原任务的配置重新开始？修改将无法恢复。",
+    ),
+    ("ui.form.clone_afresh_yes", "放弃修改"),
     ("ui.form.clone_failed.blank", "改为打开新建表单"),
     ("ui.form.clone_loading", "正在加载要复制的任务…"),
     ("ui.form.clone_restored", "已恢复您对此克隆未提交的修改。"),
