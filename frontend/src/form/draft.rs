@@ -173,19 +173,27 @@ fn kept_key(key: &str) -> String {
 /// the edits). A value the user changed is not named: the draft cannot keep it, and it
 /// is asked for again.
 pub fn kept_secrets(spec: &TaskSpec, origin: &TaskSpec) -> Vec<String> {
+    // Found by its value, as one renamed is still the task's (recheck: a rename alone
+    // asked for the token again): named `NEW=OLD` then, as no name holds a `=`.
     let theirs = |name: &str, value: &str| {
-        origin
+        let mut same = origin
             .environment
             .env
             .iter()
-            .any(|o| o.hidden && o.name == name && o.value == value)
+            .filter(|o| o.hidden && o.value == value);
+        let first = same.clone().next()?;
+        Some(if same.any(|o| o.name == name) {
+            name.to_owned()
+        } else {
+            format!("{name}={}", first.name)
+        })
     };
     let vars = spec
         .environment
         .env
         .iter()
-        .filter(|v| v.hidden && v.value != HIDDEN_VALUE_MASK && theirs(&v.name, &v.value))
-        .map(|v| v.name.clone());
+        .filter(|v| v.hidden && v.value != HIDDEN_VALUE_MASK)
+        .filter_map(|v| theirs(&v.name, &v.value));
     // A webhook's target is masked in the draft too (its token is in its path): one
     // still the task's is named by its place in both lists, as targets have no names
     // (Ray recheck: a clone reloaded asked for the task's own hook again).
@@ -218,13 +226,19 @@ pub fn restore_secrets(spec: &mut TaskSpec, origin: &TaskSpec, names: &[String])
         .environment
         .env
         .iter_mut()
-        .filter(|v| v.hidden && v.value == HIDDEN_VALUE_MASK && names.contains(&v.name))
+        .filter(|v| v.hidden && v.value == HIDDEN_VALUE_MASK)
     {
+        let Some(was) = names.iter().find_map(|n| match n.split_once('=') {
+            Some((name, was)) => (name == var.name).then_some(was),
+            None => (*n == var.name).then_some(n.as_str()),
+        }) else {
+            continue;
+        };
         if let Some(theirs) = origin
             .environment
             .env
             .iter()
-            .find(|o| o.hidden && o.name == var.name && o.value != HIDDEN_VALUE_MASK)
+            .find(|o| o.hidden && o.name == was && o.value != HIDDEN_VALUE_MASK)
         {
             var.value = theirs.value.clone();
         }

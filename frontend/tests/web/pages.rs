@@ -5105,6 +5105,24 @@ async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
             .unwrap()
             .is_none()
     );
+    // Renamed, it is still the task's (recheck: a rename alone asked for it again).
+    let name: web_sys::HtmlInputElement =
+        find(&host, &format!("[name='environment.env[{at}].name']")).unchecked_into();
+    name.set_value("RENAMED_TOKEN");
+    name.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    let again = reload_clone_page(&host, again, "src-24680").await;
+    until("the clone's edits", || {
+        name_prefix(&host).is_some_and(|p| p.value() == "my-edit")
+    })
+    .await;
+    assert_eq!(
+        held().as_deref(),
+        Some(secret.as_str()),
+        "renamed, still the task's"
+    );
+    assert!(!stored().contains(&secret), "never in storage");
     // Changed, it cannot be kept: asked for again.
     let value: web_sys::HtmlInputElement = find(&host, &value_box).unchecked_into();
     value.set_value("a-new-token");
