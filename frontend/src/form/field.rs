@@ -593,6 +593,22 @@ pub fn TextField(
         Some(more) => format!("{} {}", d.described_by(!no_help), cx.id(more)),
         None => d.described_by(!no_help),
     };
+    // Its group's list named only while it says something: a group a section away (the
+    // autoscaling range, for the workers box) may not be in the page at all.
+    let describedby = match &d.group {
+        None => Signal::stored(describedby),
+        Some((list, found)) => {
+            let found = *found;
+            let without = describedby.replacen(&format!(" {list}"), "", 1);
+            Signal::derive(move || {
+                if found.with(Vec::is_empty) {
+                    without.clone()
+                } else {
+                    describedby.clone()
+                }
+            })
+        }
+    };
     let named = row_name(cx, &path);
     let named = move || named.map(|n| n.get());
     let invalid = d.invalid();
