@@ -242,7 +242,19 @@ fn outcome(
                         "ui.form.plan.outcome.blocked#quota" if autoscales => {
                             "ui.form.plan.outcome.blocked#quota_autoscaling"
                         }
-                        "ui.form.plan.outcome.blocked#never" if autoscales => {
+                        // Only where the gang is too large for the pool: a head or a
+                        // replica larger than any node is none of Max workers' doing.
+                        "ui.form.plan.outcome.blocked#never"
+                            if autoscales
+                                && plan.candidates.iter().all(|c| {
+                                    matches!(
+                                        c.fit,
+                                        Fit::Never {
+                                            reason: shared::quota::NeverReason::PoolTooSmall { .. }
+                                        }
+                                    )
+                                }) =>
+                        {
                             "ui.form.plan.outcome.blocked#never_autoscaling"
                         }
                         key => key,

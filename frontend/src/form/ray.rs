@@ -25,6 +25,11 @@ pub fn RaySection() -> impl IntoView {
     let autoscaling_on = cx.watch(move |s| s.ray.autoscaling.enabled);
     let echo = use_context::<crate::components::PlanEcho>();
     let compute_errors = cx.findings_at("compute", true);
+    let fixed = cx.watch(|s| {
+        let range = &s.ray.autoscaling;
+        (range.min_workers == range.max_workers && range.max_workers > 0)
+            .then_some(range.max_workers)
+    });
     // Only RWX volumes can be shared by every pod; the rule says so for any other. One
     // chosen anyway (an import, a clone) is still offered by its name, as RWO.
     let chosen = cx.watch(move |s| s.ray.shared_storage.volume.clone());
@@ -135,7 +140,13 @@ pub fn RaySection() -> impl IntoView {
                 {move || autoscaling_on.get().then(|| echo.map(|echo| view! {
                     <div class=move || format!("plan-echo {}", echo.said().map_or("", |(class, _)| class))
                         aria-hidden="true" data-testid="plan-echo">
-                        <p>{move || echo.said().map(|(_, said)| said)}</p>
+                        // Whole on hover, where a narrow form cuts it to two lines.
+                        <p title=move || echo.said().map(|(_, said)| said)>{move || echo.said().map(|(_, said)| said)}</p>
+                        // A range of one number scales nothing, said where it is typed, not
+                        // only on the task's page once it runs (recheck).
+                        {move || fixed.get().map(|max| view! {
+                            <p data-testid="autoscaling-fixed">{move || shared::messages::text(cx.lang(), "ui.detail.placement_autoscaling#fixed", &[("max", max.to_string())])}</p>
+                        })}
                         {move || {
                             let lang = cx.lang();
                             let lines: Vec<_> = compute_errors.with(|found| {

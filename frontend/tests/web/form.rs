@@ -1897,6 +1897,7 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
     form.type_in("ray.autoscaling.max_workers", "3").await;
     sleep(50).await;
     assert!(form.find("[data-testid='plan-echo-errors']").is_none());
+    assert!(form.find("[data-testid='autoscaling-fixed']").is_none());
     assert!(
         form.text("plan-echo").starts_with("Starts now"),
         "{}",
@@ -1904,6 +1905,13 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
     );
     assert_eq!(form.text("plan-echo"), form.text("outcome"));
     assert!(echo.class_list().contains("now"), "{}", echo.class_name());
+    // A range of one number scales nothing: said there, before the task runs (recheck).
+    form.type_in("ray.autoscaling.max_workers", "2").await;
+    form.type_in("ray.autoscaling.min_workers", "2").await;
+    assert_eq!(
+        form.text("autoscaling-fixed"),
+        "Autoscaling is on, but Min and Max workers are both 2: Ray keeps 2 workers."
+    );
     // Without autoscaling, the workers are what it asks for, and the words say so.
     form.tick_box("ray.autoscaling.enabled", false).await;
     assert!(
@@ -1938,6 +1946,14 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
     assert_eq!(
         form.text("outcome"),
         "Will queue as a whole for A100 single card 单卡, counted at its autoscaling maximum of workers (a lower Max workers may start it sooner): free nodes can host 35 of 41 replicas at once."
+    );
+    // More than the whole pool holds: never, said of the maximum too (recheck: "See the
+    // errors" alone, nothing tying it to the 200 just typed).
+    form.type_in("ray.autoscaling.max_workers", "200").await;
+    sleep(50).await;
+    assert_eq!(
+        form.text("outcome"),
+        "Cannot start: counted at its autoscaling maximum of workers, no spec can ever fit. See the errors."
     );
 }
 
