@@ -680,14 +680,22 @@ pub fn PlanView(
                                     }
                                 }
                             });
+                            let outside = waits_outside.get();
                             rows.into_iter().map(|(index, c, spec)| {
                                 let is_used = used == Some(index);
                                 // The spec it waits for, marked as the verdict is: green
                                 // read as "fine" beside "will queue".
                                 let queued = is_used && matches!(plan.outcome, Outcome::Queue { .. });
-                                let said = match &c {
-                                    Some(c) => verdict(c, used, l, &name),
-                                    None => text(l, "ui.form.plan.verdict.unusable", &[("pool", pool_name(&plan.pool))]),
+                                let said = match (&c, outside.as_ref().filter(|_| queued)) {
+                                    // The wait the headline says, with none of Berth's
+                                    // tasks running: the row said another cause below it
+                                    // (coordinator explorer).
+                                    (Some(_), Some((alone, key))) => {
+                                        let why = text(l, key, &[("reason", reason(alone.to_message(), l, &name))]);
+                                        text(l, "ui.form.plan.verdict.queue", &[("reason", why)])
+                                    }
+                                    (Some(c), None) => verdict(c, used, l, &name),
+                                    (None, _) => text(l, "ui.form.plan.verdict.unusable", &[("pool", pool_name(&plan.pool))]),
                                 };
                                 let aside = c.as_ref().map(|c| {
                                     // A RayJob of no workers is its head alone: what one

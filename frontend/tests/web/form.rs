@@ -2602,6 +2602,16 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
             && outcome.contains(outside_words),
         "{outcome}"
     );
+    // The used spec's row says the same wait, not the room Berth's tasks take now
+    // (coordinator explorer: two causes in one panel).
+    let row = form
+        .find("[data-testid='verdicts'] li.used")
+        .and_then(|li| li.text_content())
+        .unwrap_or_default();
+    assert!(
+        row.contains(outside_words) && row.contains("3 of 4 replicas"),
+        "{row}"
+    );
     // Fewer replicas start now: nothing is said of outside Berth.
     form.type_in("compute.workers", "1").await;
     let outcome = form.text("outcome");
