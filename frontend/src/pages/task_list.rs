@@ -1756,6 +1756,7 @@ pub fn TaskTable(
                                 Memo::new(move |_| left.is_some_and(|l| l.with(|l| l.contains(&id))))
                             };
                             let left_id = id.clone();
+                            let listed_to = StoredValue::new(None::<f64>);
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())
                                     class:left=move || gone.get()>
@@ -1826,6 +1827,16 @@ pub fn TaskTable(
                                     <td class="ran" data-testid="row-ran">
                                         {move || {
                                             let now = read_at.map_or_else(js_sys::Date::now, |at| at.get());
+                                            // A row that left holds its task as last listed:
+                                            // counted to that read, not on at each refresh
+                                            // (coordinator explorer: a stopped task's 13 s
+                                            // grew to 25 s while its row stayed).
+                                            let now = if gone.get() {
+                                                listed_to.get_value().unwrap_or(now)
+                                            } else {
+                                                listed_to.set_value(Some(now));
+                                                now
+                                            };
                                             row.with(|v| v.as_ref().and_then(|v| v.task.ran_for(Timestamp(now as i64))))
                                                 .map_or_else(|| "—".to_owned(), |ran| super::format_duration(lang.get(), Timestamp(0), Timestamp(ran)))
                                         }}

@@ -3904,6 +3904,63 @@ async fn a_task_entering_below_the_top_waits_while_the_reader_is_at_the_table() 
     finish(handle, &host, &address);
 }
 
+/// A row kept in place after its task left the list counts its run to the last read
+/// that listed it, not on at each refresh (coordinator explorer: a stopped task's 13 s
+/// grew to 25 s while its row stayed, "no longer in this list").
+#[wasm_bindgen_test]
+async fn a_row_that_left_the_list_stops_counting_its_run() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    let started = js_sys::Date::now() as i64 - 10_000;
+    let running = |i: usize| {
+        let mut view = task(
+            &format!("t{i:02}"),
+            TaskPhase::Running,
+            TaskType::PyTorchJob,
+        );
+        view.task.history.last_mut().unwrap().at = Timestamp(started);
+        view
+    };
+    let page = |ids: &[usize]| {
+        serde_json::to_string(&shared::api::TaskPage {
+            tasks: ids.iter().map(|i| running(*i)).collect(),
+            next: None,
+        })
+        .unwrap()
+    };
+    answer_fetch("/api/v1/tasks?", &page(&[0, 1, 2]));
+    until("the rows", || row_ids(&host).len() == 3).await;
+    // The reader at the table, so the row that leaves stays.
+    let link: HtmlElement =
+        find(&host, "tr[data-id='t02'] [data-testid='task-link']").unchecked_into();
+    link.focus().unwrap();
+    let ran = |id: &str| {
+        find(
+            &host,
+            &format!("tr[data-id='{id}'] [data-testid='row-ran']"),
+        )
+        .text_content()
+        .unwrap()
+    };
+    let (left_before, listed_before) = (ran("t01"), ran("t00"));
+    until("a refresh", || {
+        held_fetches().iter().any(|u| u.contains("/api/v1/tasks?"))
+    })
+    .await;
+    answer_fetch("/api/v1/tasks?", &page(&[0, 2]));
+    until_found(
+        &host,
+        "the row said to have left",
+        "tr[data-id='t01'] [data-testid='row-left']",
+    )
+    .await;
+    // A refresh comes 4 s after the last: a listed task's run has grown meanwhile.
+    assert_ne!(ran("t00"), listed_before, "the clock moved");
+    assert_eq!(ran("t01"), left_before, "counted to its last listing");
+    release_fetches();
+    finish(handle, &host, &address);
+}
+
 /// A task that leaves a filtered list while the reader is at the table (here, the
 /// keyboard's focus on a row below) stays where it was, saying it left, so no row moves
 /// under the pointer (busy explorer: a click opened the next task); the count is the
