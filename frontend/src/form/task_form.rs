@@ -94,6 +94,15 @@ pub fn TaskForm(
         (None, Some(spec)) => (spec, false),
         (None, None) => (blank.get_value(), false),
     };
+    // Hidden values the draft could not keep, said beside "restored": they are asked for
+    // again at their fields, which read as the restore having lost them (recheck).
+    let masked_kept = restored
+        && (start
+            .environment
+            .env
+            .iter()
+            .any(|v| v.hidden && v.value == shared::task::HIDDEN_VALUE_MASK)
+            || start.advanced.alerts.iter().any(|a| a.target_is_masked()));
     // The key a submit of the restored draft went with, when no answer came for it: of
     // this very draft (an edited one is another spec, its key never used again).
     let sent_before = restored
@@ -441,6 +450,7 @@ pub fn TaskForm(
                 view! {
                     <p class="banner info" role="status" data-testid="draft-restored">
                         {move || cx.text(said)}
+                        {masked_kept.then(|| view! { " " {move || cx.text("ui.form.draft_restored.masked")} })}
                         " "
                         <button type="button" data-testid="clone-afresh" on:click=move |_| asking_afresh.set(true) node_ref=afresh_button>{move || cx.text("ui.form.clone_afresh")}</button>
                     </p>
@@ -468,7 +478,10 @@ pub fn TaskForm(
                     "ui.form.draft_restored"
                 };
                 view! {
-                    <p class="banner info" role="status" data-testid="draft-restored">{move || cx.text(said)}</p>
+                    <p class="banner info" role="status" data-testid="draft-restored">
+                        {move || cx.text(said)}
+                        {masked_kept.then(|| view! { " " {move || cx.text("ui.form.draft_restored.masked")} })}
+                    </p>
                 }.into_any()
             })}
             {move || made_before.get().map(|id| view! {

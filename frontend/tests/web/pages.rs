@@ -5141,6 +5141,12 @@ async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
             .is_none()
     );
     assert!(!stored().contains(&secret), "never in storage");
+    let banner = || {
+        find(&host, "[data-testid='draft-restored']")
+            .text_content()
+            .unwrap_or_default()
+    };
+    assert!(!banner().contains("hidden value"), "{}", banner());
     // The webhook's target too, masked in the draft (Ray recheck: asked for again).
     let hook_box = format!(
         "[name='advanced.alerts[{}].target']",
@@ -5196,6 +5202,13 @@ async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
         held().as_deref(),
         Some(shared::task::HIDDEN_VALUE_MASK),
         "a changed value is asked for again"
+    );
+    // And the note of what was restored says so (recheck: "restored", above a value
+    // asked for again).
+    assert!(
+        banner().contains("Drafts keep no hidden value you typed: type again those marked below."),
+        "{}",
+        banner()
     );
     assert!(!stored().contains("a-new-token"));
     until_found(&host, "its finding", "[data-code='env.value.masked']").await;

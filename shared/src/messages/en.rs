@@ -1861,6 +1861,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Your draft was restored. It was submitted and no answer came: submitting it again gives the task it made, if it made one, not a second.",
     ),
     (
+        "ui.form.draft_restored.masked",
+        "Drafts keep no hidden value you typed: type again those marked below.",
+    ),
+    (
         "ui.form.export.held",
         "Not a number in {fields}: the files carry the last number each such box held instead. Fix it before you export.",
     ),

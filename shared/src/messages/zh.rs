@@ -1621,6 +1621,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "已恢复草稿。它已提交过但未收到应答：再次提交时，如任务已创建，将返回该任务，不会重复创建。",
     ),
     (
+        "ui.form.draft_restored.masked",
+        "草稿不保存您输入的隐藏值：请重新填写下方标出的项。",
+    ),
+    (
         "ui.form.export.held",
         "{fields}中的内容不是数字：导出文件中为其上一个有效数值，请先修正再导出。",
     ),
