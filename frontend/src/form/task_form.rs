@@ -121,6 +121,20 @@ pub fn TaskForm(
         held_rooms.into(),
         user,
     );
+    // The note's words, with the hidden values' sentence after them in the language's
+    // way ("restored. Drafts keep…", "已恢复。草稿…").
+    let restored_words = move |said: &str| {
+        let said = cx.text(said);
+        if masked_kept {
+            shared::messages::text(
+                cx.lang(),
+                "ui.form.draft_restored.masked",
+                &[("said", said)],
+            )
+        } else {
+            said
+        }
+    };
     let form_ref = NodeRef::<leptos::html::Form>::new();
     // Whether the focus is in one of the spec's fields, which speak their own findings.
     let in_field = RwSignal::new(false);
@@ -449,8 +463,7 @@ pub fn TaskForm(
                 let question = cx.id("berth-clone-afresh-text");
                 view! {
                     <p class="banner info" role="status" data-testid="draft-restored">
-                        {move || cx.text(said)}
-                        {masked_kept.then(|| view! { " " {move || cx.text("ui.form.draft_restored.masked")} })}
+                        {move || restored_words(said)}
                         " "
                         <button type="button" data-testid="clone-afresh" on:click=move |_| asking_afresh.set(true) node_ref=afresh_button>{move || cx.text("ui.form.clone_afresh")}</button>
                     </p>
@@ -479,8 +492,7 @@ pub fn TaskForm(
                 };
                 view! {
                     <p class="banner info" role="status" data-testid="draft-restored">
-                        {move || cx.text(said)}
-                        {masked_kept.then(|| view! { " " {move || cx.text("ui.form.draft_restored.masked")} })}
+                        {move || restored_words(said)}
                     </p>
                 }.into_any()
             })}

@@ -5206,7 +5206,7 @@ async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
     // And the note of what was restored says so (recheck: "restored", above a value
     // asked for again).
     assert!(
-        banner().contains("Drafts keep no hidden value you typed: type again those marked below."),
+        banner().contains("were restored. Drafts keep no hidden value or webhook target you typed: type again those marked below."),
         "{}",
         banner()
     );

@@ -1862,7 +1862,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.draft_restored.masked",
-        "Drafts keep no hidden value you typed: type again those marked below.",
+        "{said} Drafts keep no hidden value or webhook target you typed: type again those marked below.",
     ),
     (
         "ui.form.export.held",

@@ -1622,7 +1622,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.draft_restored.masked",
-        "草稿不保存您输入的隐藏值：请重新填写下方标出的项。",
+        "{said}草稿不保存您输入的隐藏值和 Webhook 地址：请重新填写下方标出的项。",
     ),
     (
         "ui.form.export.held",
