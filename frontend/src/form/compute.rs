@@ -380,7 +380,7 @@ pub fn ComputeSection() -> impl IntoView {
                 // below: a workers box above a greyed plan, unmarked, read as fine (recheck).
                 <TextField path="compute.workers" control=Control::Number lens=number_lens!(cx, compute.workers) group="ray.autoscaling">
                     {move || outside_range.get().map(|(min, max)| view! {
-                        <p class="note" data-testid="workers-out-of-range">{move || shared::messages::text(cx.lang(), "ui.form.workers_out_of_range", &[
+                        <p class="note out-of-range" data-testid="workers-out-of-range">{move || shared::messages::text(cx.lang(), "ui.form.workers_out_of_range", &[
                             ("min", min.to_string()),
                             ("max", max.to_string()),
                         ])}</p>

@@ -139,9 +139,10 @@ pub fn RaySection() -> impl IntoView {
                 // errors say by how much" pointed to none in sight (recheck).
                 {move || autoscaling_on.get().then(|| echo.map(|echo| view! {
                     <div class=move || format!("plan-echo {}", echo.said().map_or("", |(class, _)| class))
-                        aria-hidden="true" data-testid="plan-echo">
+                        data-testid="plan-echo">
                         // Whole on hover, where a narrow form cuts it to two lines.
-                        <p title=move || echo.said().map(|(_, said)| said)>{move || echo.said().map(|(_, said)| said)}</p>
+                        // Unheard, as its errors are: the panel's live region says it.
+                        <p aria-hidden="true" title=move || echo.said().map(|(_, said)| said)>{move || echo.said().map(|(_, said)| said)}</p>
                         // A range of one number scales nothing, said where it is typed, not
                         // only on the task's page once it runs (recheck).
                         {move || fixed.get().map(|max| view! {
@@ -161,7 +162,7 @@ pub fn RaySection() -> impl IntoView {
                                     .collect()
                             });
                             (!lines.is_empty()).then(|| view! {
-                                <ul data-testid="plan-echo-errors">
+                                <ul aria-hidden="true" data-testid="plan-echo-errors">
                                     {lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
                                 </ul>
                             })

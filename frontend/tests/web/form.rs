@@ -1912,6 +1912,9 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
         form.text("autoscaling-fixed"),
         "Autoscaling is on, but Min and Max workers are both 2: Ray keeps 2 workers."
     );
+    // Heard too: only the verdict, which the panel's live region says, is hidden there.
+    let fixed = form.test_id("autoscaling-fixed");
+    assert!(fixed.closest("[aria-hidden='true']").unwrap().is_none());
     // Without autoscaling, the workers are what it asks for, and the words say so.
     form.tick_box("ray.autoscaling.enabled", false).await;
     assert!(
