@@ -4990,14 +4990,12 @@ async fn a_clone_started_over_copies_no_task() {
             .unwrap()
             .is_some()
     );
-    find(&host, "[data-testid='start-over']").click();
-    until_found(
+    press_and_confirm(
         &host,
-        "the question",
+        "[data-testid='start-over']",
         "[data-testid='confirm-start-over-yes']",
     )
     .await;
-    find(&host, "[data-testid='confirm-start-over-yes']").click();
     until("the blank form", || {
         name_prefix(&host).is_some_and(|p| p.value().is_empty())
     })
@@ -5279,14 +5277,12 @@ async fn an_edited_clone_reloads_with_its_edits_and_keeps_the_users_draft() {
             .unwrap()
             .is_none()
     );
-    find(&host, "[data-testid='clone-afresh']").click();
-    until_found(
+    press_and_confirm(
         &host,
-        "the question",
+        "[data-testid='clone-afresh']",
         "[data-testid='confirm-clone-afresh-yes']",
     )
     .await;
-    find(&host, "[data-testid='confirm-clone-afresh-yes']").click();
     until("the task's spec again", || {
         prefix().is_some_and(|p| p.value() == "source")
     })
@@ -8697,11 +8693,21 @@ async fn back_to_english_gone(host: &HtmlElement, gone: &str) {
     refuse_fetch("tasks/t1?", 404, gone);
 }
 
+/// Presses `button` in `host`, then the Yes of the question it asks, `yes`.
+async fn press_and_confirm(host: &HtmlElement, button: &str, yes: &str) {
+    find(host, button).click();
+    until_found(host, "the question", yes).await;
+    find(host, yes).click();
+}
+
 /// Presses Delete on task t1's page, confirms it, and waits for the request.
 async fn delete_asked(host: &HtmlElement) {
-    find(host, "[data-testid='action-delete']").click();
-    until_found(host, "the question", "[data-testid='confirm-delete-yes']").await;
-    find(host, "[data-testid='confirm-delete-yes']").click();
+    press_and_confirm(
+        host,
+        "[data-testid='action-delete']",
+        "[data-testid='confirm-delete-yes']",
+    )
+    .await;
     until("the delete", || {
         held_fetches().iter().any(|u| u.ends_with("/tasks/t1"))
     })

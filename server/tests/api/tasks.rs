@@ -2159,28 +2159,35 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     assert_eq!(reasons(&shared), zh_reasons);
 }
 
+/// Submits `spec` on the demo, checks its first event in English and Chinese, and lets
+/// it run to success.
+async fn first_event_says(spec: &Value, english: &str, chinese: &str) {
+    let app = server::app(demo_state().await);
+    let id = submitted(&app, spec).await;
+    for (lang, said) in [("en", english), ("zh-CN", chinese)] {
+        let path = format!("/api/v1/tasks/{id}/events?lang={lang}");
+        let (_, events) = call(&app, get(&path)).await;
+        assert_eq!(
+            messages(&events).first().map(String::as_str),
+            Some(said),
+            "{events}"
+        );
+    }
+    wait_for(&app, &id, phase_is("succeeded")).await;
+}
+
 /// A spot task holds no quota (SPEC.md section 4), and its first event does not say it
 /// does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spot_tasks_first_event_says_it_holds_no_quota() {
-    let app = server::app(demo_state().await);
     let mut spec = pytorch("sleep 0.1; echo $RANK");
     spec["compute"]["kind"] = "spot".into();
-    let id = submitted(&app, &spec).await;
-    let path = |lang: &str| format!("/api/v1/tasks/{id}/events?lang={lang}");
-    let (_, english) = call(&app, get(&path("en"))).await;
-    let (_, chinese) = call(&app, get(&path("zh-CN"))).await;
-    assert_eq!(
-        messages(&english).first().map(String::as_str),
-        Some("waiting for its turn (its resource kind uses no quota)"),
-        "{english}"
-    );
-    assert_eq!(
-        messages(&chinese).first().map(String::as_str),
-        Some("进入队列排队（该资源类型不占用配额）"),
-        "{chinese}"
-    );
-    wait_for(&app, &id, phase_is("succeeded")).await;
+    first_event_says(
+        &spec,
+        "waiting for its turn (its resource kind uses no quota)",
+        "进入队列排队（该资源类型不占用配额）",
+    )
+    .await;
 }
 
 /// A reserved task that accepts idle capacity and starts on it holds no quota there, and
@@ -2188,24 +2195,14 @@ async fn a_spot_tasks_first_event_says_it_holds_no_quota() {
 /// start on idle capacity).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reserved_task_starting_on_idle_capacity_is_not_said_to_hold_quota() {
-    let app = server::app(demo_state().await);
     let mut spec = pytorch("sleep 0.1; echo $RANK");
     super::preferring_idle(&mut spec);
-    let id = submitted(&app, &spec).await;
-    let path = |lang: &str| format!("/api/v1/tasks/{id}/events?lang={lang}");
-    let (_, english) = call(&app, get(&path("en"))).await;
-    let (_, chinese) = call(&app, get(&path("zh-CN"))).await;
-    assert_eq!(
-        messages(&english).first().map(String::as_str),
-        Some("accepted; it starts on idle capacity, which holds no quota"),
-        "{english}"
-    );
-    assert_eq!(
-        messages(&chinese).first().map(String::as_str),
-        Some("已接受；任务在闲时资源上启动，不占用配额"),
-        "{chinese}"
-    );
-    wait_for(&app, &id, phase_is("succeeded")).await;
+    first_event_says(
+        &spec,
+        "accepted; it starts on idle capacity, which holds no quota",
+        "已接受；任务在闲时资源上启动，不占用配额",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
