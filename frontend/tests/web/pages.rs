@@ -5062,6 +5062,29 @@ async fn reload_clone_page<V: leptos::tachys::view::Mountable>(
     again
 }
 
+/// Types `text` into the box at `selector` of the clone page of task src-24680 in `host`,
+/// edited by [`edit_clone`], then reloads it ([`reload_clone_page`]) and waits for the
+/// clone's edits.
+async fn type_and_reload_clone<V: leptos::tachys::view::Mountable>(
+    host: &HtmlElement,
+    handle: leptos::mount::UnmountHandle<V>,
+    selector: &str,
+    text: &str,
+) -> leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState> {
+    let input: web_sys::HtmlInputElement = find(host, selector).unchecked_into();
+    input.set_value(text);
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    let again = reload_clone_page(host, handle, "src-24680").await;
+    until("the clone's edits", || {
+        name_prefix(host).is_some_and(|p| p.value() == "my-edit")
+    })
+    .await;
+    again
+}
+
 /// A clone submitted with no answer, the page then reloaded: its edits are said to have
 /// been sent, as a new form's draft is, not "unsent" (cloud-console explorer), and a
 /// submit again goes with the same key.
@@ -5167,17 +5190,8 @@ async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
             .is_none()
     );
     // Renamed, it is still the task's (recheck: a rename alone asked for it again).
-    let name: web_sys::HtmlInputElement =
-        find(&host, &format!("[name='environment.env[{at}].name']")).unchecked_into();
-    name.set_value("RENAMED_TOKEN");
-    name.dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    leptos::task::tick().await;
-    let again = reload_clone_page(&host, again, "src-24680").await;
-    until("the clone's edits", || {
-        name_prefix(&host).is_some_and(|p| p.value() == "my-edit")
-    })
-    .await;
+    let name_box = format!("[name='environment.env[{at}].name']");
+    let again = type_and_reload_clone(&host, again, &name_box, "RENAMED_TOKEN").await;
     assert_eq!(
         held().as_deref(),
         Some(secret.as_str()),
@@ -5185,17 +5199,7 @@ async fn a_reloaded_clone_takes_back_its_tasks_hidden_values() {
     );
     assert!(!stored().contains(&secret), "never in storage");
     // Changed, it cannot be kept: asked for again.
-    let value: web_sys::HtmlInputElement = find(&host, &value_box).unchecked_into();
-    value.set_value("a-new-token");
-    value
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    leptos::task::tick().await;
-    let again = reload_clone_page(&host, again, "src-24680").await;
-    until("the clone's edits", || {
-        name_prefix(&host).is_some_and(|p| p.value() == "my-edit")
-    })
-    .await;
+    let again = type_and_reload_clone(&host, again, &value_box, "a-new-token").await;
     assert_eq!(
         held().as_deref(),
         Some(shared::task::HIDDEN_VALUE_MASK),
