@@ -1509,6 +1509,13 @@ impl Runner {
             }
             Err(err) => return Err(err.to_string()),
         }
+        // A reserved task that waited holding its quota, and starts on idle capacity,
+        // holds none from now: said, unless its acceptance already said it starts there.
+        let released = !stored.quota.is_empty()
+            && placement.hold().is_empty()
+            && !self
+                .said_last_of_its_stay(id, &Message::new("event.accepted#idle"))
+                .await;
         let nodes = placement.nodes();
         // A Ray head of its own spec is said too: the workers' spec alone hides it. With
         // no workers the head is the one pod, and the workers' spec none of them.
@@ -1529,6 +1536,10 @@ impl Runner {
                 .with_message("on", where_it_runs(placement)),
         )
         .await;
+        if released {
+            let said = Message::new("event.admitted.quota_released#idle");
+            self.event(id, event_kind::ADMITTED, said).await;
+        }
         let hidden = self
             .store
             .hidden_values(id)

@@ -243,6 +243,32 @@ async fn reserved_capacity_that_ran_on_idle_holds_its_quota_while_its_retry_wait
     assert_eq!(gpus_in_use(&app).await, before, "its hold given back");
 }
 
+/// A reserved task waiting with its quota held, that then starts on idle capacity,
+/// is told its hold went: idle capacity holds no quota (SPEC.md section 4). Its first
+/// start said so when accepted, and is not told twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reserved_capacity_back_on_idle_after_a_wait_is_told_its_quota_hold_went() {
+    let app = app_backing_off(0).await;
+    let mut spec = failing(1);
+    super::preferring_idle(&mut spec);
+    let id = super::submit(&app, &spec).await;
+    wait_for(&app, &id, |t| t["phase"] == "failed").await;
+    let released = "quota hold given back: it runs on idle capacity, which holds no quota";
+    for (lang, said_now) in [
+        ("en", released),
+        (
+            "zh-CN",
+            "预留的配额已释放：任务运行在闲时资源上，不占用配额",
+        ),
+    ] {
+        let events = events(&app, &id, lang).await;
+        // Attempt 1, attempt 2, and the hold's going after attempt 2 alone.
+        let admitted = said(&events, "admitted");
+        assert_eq!(admitted.len(), 3, "{events:?}");
+        assert_eq!(admitted[2], said_now, "{events:?}");
+    }
+}
+
 /// A backoff of 0 retries at once, with the event it always had.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_backoff_retries_at_once_with_the_event_it_always_had() {

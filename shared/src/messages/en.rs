@@ -341,6 +341,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.admitted.on.nodes", "{node}, {rest}"),
     ("event.admitted.on.share", "{node} ×{replicas}"),
     (
+        "event.admitted.quota_released#idle",
+        "quota hold given back: it runs on idle capacity, which holds no quota",
+    ),
+    (
         "event.admitted_one",
         "attempt {attempt} on 1 node with {spec}",
     ),

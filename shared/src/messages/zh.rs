@@ -279,6 +279,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("event.admitted.on#more", "{workers}，另有 {more} 个节点"),
     ("event.admitted.on.nodes", "{node}、{rest}"),
     ("event.admitted.on.share", "{node} ×{replicas}"),
+    (
+        "event.admitted.quota_released#idle",
+        "预留的配额已释放：任务运行在闲时资源上，不占用配额",
+    ),
     ("event.alert.error.answered", "对方应答 {status}"),
     ("event.alert.error.no_answer", "{seconds} 秒内无应答"),
     (
