@@ -181,14 +181,16 @@ impl Scheduler {
     /// How many tasks wait ahead of queued task `id` in its pool (by priority, then
     /// submit order); `None` when it is not in the queue (running, or waiting out a
     /// retry's backoff). Tasks of other pools take none of its room, so they are not
-    /// counted; one ahead need not start first (a task that fits starts past one that
-    /// does not), so this is the order, not a promise.
+    /// counted, nor one that waits for capacity used outside Berth; one ahead need not
+    /// start first (a task that fits starts past one that does not), so this is the
+    /// order, not a promise.
     pub fn ahead(&self, id: &TaskId) -> Option<u32> {
         let at = self.queue.iter().position(|w| &w.id == id)?;
         let pool = self.pool_of(&self.queue[at].spec);
+        // One that waits for capacity used outside Berth holds up no one behind it.
         let ahead = self.queue[..at]
             .iter()
-            .filter(|w| self.pool_of(&w.spec) == pool)
+            .filter(|w| self.pool_of(&w.spec) == pool && self.berth_can_free(w))
             .count();
         Some(u32::try_from(ahead).unwrap_or(u32::MAX))
     }
@@ -1314,6 +1316,43 @@ mod tests {
             (ahead(&scheduler, 1), ahead(&scheduler, 6)),
             (Some(0), Some(3))
         );
+    }
+
+    /// A task ahead that would not start even with none of Berth's tasks running waits
+    /// for capacity used outside Berth; the pool does not wait for it, and a task behind
+    /// it is not told it waits behind it (coordinator explorer: "1 ahead", that one
+    /// waiting for outside pods, while the task waited only for a Berth task's end).
+    #[test]
+    fn a_task_waiting_for_capacity_outside_berth_is_not_counted_ahead() {
+        let (catalog, usage) = world(4096);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        let full = Resources::new(8, 96, 960);
+        let outside: BTreeMap<String, Resources> = catalog
+            .nodes()
+            .filter(|n| n.name.starts_with("bj-a-a100-"))
+            .take(14)
+            .map(|n| (n.name.clone(), full))
+            .collect();
+        scheduler.set_outside(outside);
+        // Berth's task takes the two nodes outside pods leave.
+        scheduler
+            .submit(id(1), task(8, 1), demo::user(), 1)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [id(1)]);
+        // Four whole nodes: more than outside pods leave, whatever Berth's tasks do.
+        scheduler
+            .submit(id(2), task(8, 3), demo::user(), 2)
+            .expect("valid");
+        // One whole node: it starts when Berth's task ends.
+        scheduler
+            .submit(id(3), task(8, 0), demo::user(), 3)
+            .expect("valid");
+        assert_eq!(admitted(&scheduler.admit()), [] as [TaskId; 0]);
+        assert_eq!([2, 3].map(|n| scheduler.ahead(&id(n))), [Some(0), Some(0)]);
+        // Outside pods gone, it is a task the pool waits for again.
+        scheduler.set_outside(BTreeMap::new());
+        scheduler.admit();
+        assert_eq!(scheduler.ahead(&id(2)), None, "it started");
     }
 
     #[test]
