@@ -778,6 +778,30 @@ impl Scheduler {
         reason
     }
 
+    /// The stability, below the one idle task `waiting` chose, that would start it now,
+    /// the highest first (as a message key): the form offered it, and a reason without
+    /// it left the owner to guess.
+    fn lower_level_starting(&self, waiting: &Waiting) -> Option<&'static str> {
+        use shared::task::IdleStability::{High, Low, Medium};
+        let chosen = waiting.spec.compute.idle_stability?;
+        [
+            (High, "ui.form.option.stability.high"),
+            (Medium, "ui.form.option.stability.medium"),
+            (Low, "ui.form.option.stability.low"),
+        ]
+        .into_iter()
+        .filter(|(level, _)| *level < chosen)
+        .find(|(level, _)| {
+            let mut spec = waiting.spec.clone();
+            spec.compute.idle_stability = Some(*level);
+            matches!(
+                shared::quota::plan_live(&spec, &self.live, &waiting.user),
+                Ok(Some(plan)) if matches!(plan.outcome, Outcome::Now { .. })
+            )
+        })
+        .map(|(_, key)| key)
+    }
+
     /// Why a waiting task whose hold is set aside cannot start now, as the plan says it.
     fn reason_unheld(&self, waiting: &Waiting) -> Message {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
@@ -785,7 +809,11 @@ impl Scheduler {
                 Outcome::Queue { reason, .. } => {
                     // That no idle capacity is offered says already what it waits for.
                     let no_offer = matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. });
-                    let said = named(reason.to_message(), &self.catalog, &waiting.spec);
+                    let mut said = named(reason.to_message(), &self.catalog, &waiting.spec);
+                    if no_offer && let Some(level) = self.lower_level_starting(waiting) {
+                        said.key = "queue.no_idle_offer#lower".into();
+                        said = said.with_message("level", Message::new(level));
+                    }
                     // It would wait with none of Berth's tasks running too: for capacity
                     // used outside Berth, which "will queue" alone read as waiting for
                     // the user's own tasks (scheduler explorer); an idle task, for more
@@ -1438,7 +1466,10 @@ mod tests {
         );
     }
 
-    /// A reason that names a spec names it as the catalog does, as the form's plan does.
+    /// A reason that names a spec names it as the catalog does, as the form's plan does;
+    /// an idle task with no offer at its stability is told the highest lower one that
+    /// would start it now, as the form told it (coordinator explorer: the advice was gone
+    /// once the task was queued, and it waited 13 minutes).
     #[test]
     fn a_reason_names_its_spec_as_people_know_it() {
         let (catalog, usage) = world(16);
@@ -1453,7 +1484,22 @@ mod tests {
         assert_eq!(
             said_to(&decisions, &id(0)),
             [
-                "no idle capacity of A100 single card 单卡 is offered at the chosen stability or above"
+                "no idle capacity of A100 single card 单卡 is offered at the chosen stability or above; it would start now at a lower one: Medium"
+            ]
+        );
+        let zh: Vec<String> = decisions
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Wait { id: w, reason } if *w == id(0) => {
+                    Some(reason.render(shared::Lang::Zh))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            zh,
+            [
+                "所选稳定性等级及以上没有 A100 single card 单卡 的闲时资源；选择较低的稳定性等级即可立即启动：中"
             ]
         );
     }

@@ -1144,6 +1144,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "no idle capacity of {spec} is offered at the chosen stability or above",
     ),
     (
+        "queue.no_idle_offer#lower",
+        "no idle capacity of {spec} is offered at the chosen stability or above; it would start now at a lower one: {level}",
+    ),
+    (
         "queue.no_node_hosts_one",
         "the largest free node has {largest_free} {unit}; one replica needs {need}",
     ),

@@ -87,11 +87,10 @@ const SHIPPED: &[(Lang, Catalog)] = LANGUAGES;
 #[cfg(all(test, not(feature = "console-texts")))]
 const SHIPPED: &[(Lang, Catalog)] = FINDINGS_ONLY;
 
-/// [`LANGUAGES`] without the texts only the console and the server show: the form's
-/// labels and help (`field.*`), the console's own words (`ui.*`) and task events
-/// (`event.*`), three quarters of the catalog. The build leaves them out without the
-/// `console-texts` feature: the validator package shows findings and plans only.
-/// Filtered at compile time, so each language file stays whole.
+/// [`LANGUAGES`] less the console's and the server's own texts (`field.*`, `ui.*`,
+/// `event.*`, the server's queue reasons), three quarters of the catalog, left out at
+/// compile time without `console-texts` (each language file stays whole): the validator
+/// package shows findings and plans only.
 #[cfg(test)] // the build reads the packed form of it, `packed`
 const FINDINGS_ONLY: &[(Lang, Catalog)] = &[
     (Lang::En, &findings_only::EN),
@@ -107,6 +106,7 @@ const fn is_console_text(key: &str) -> bool {
         || starts_with(key, "queue.blocked")
         || starts_with(key, "queue.capacity_changed")
         || starts_with(key, "queue.error")
+        || starts_with(key, "queue.no_idle_offer#")
         || starts_with(key, "queue.outside_berth")
         || starts_with(key, "queue.passed_over")
         || starts_with(key, "queue.spec_unresolved")
@@ -666,6 +666,7 @@ fn findings_only_is_every_language_less_its_console_texts() {
                         "queue.blocked",
                         "queue.capacity_changed",
                         "queue.error",
+                        "queue.no_idle_offer#lower",
                         "queue.outside_berth",
                         "queue.outside_berth#idle",
                         "queue.outside_berth#idle_lowest",

@@ -984,6 +984,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "所选稳定性等级及以上没有 {spec} 的闲时资源",
     ),
     (
+        "queue.no_idle_offer#lower",
+        "所选稳定性等级及以上没有 {spec} 的闲时资源；选择较低的稳定性等级即可立即启动：{level}",
+    ),
+    (
         "queue.no_node_hosts_one",
         "空闲最多的节点只有 {largest_free} {unit}，单个副本需要 {need}",
     ),
