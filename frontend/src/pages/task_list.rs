@@ -1757,6 +1757,7 @@ pub fn TaskTable(
                             };
                             let left_id = id.clone();
                             let listed_to = StoredValue::new(None::<f64>);
+                            let open = RwSignal::new(false);
                             view! {
                                 <tr data-testid="task-row" data-id=id.clone() data-phase=move || api::wire_name(&phase.get())
                                     class:left=move || gone.get()>
@@ -1804,11 +1805,13 @@ pub fn TaskTable(
                                             })
                                         })}
                                         // One line, as wide whatever it says, cut short with
-                                        // the whole reason on hover: a refresh that rewords it
-                                        // moves nothing. Reworded in place, not built again.
+                                        // the whole reason on hover, or whole once pressed (a
+                                        // phone has no hover): a refresh that rewords it moves
+                                        // nothing. Reworded in place, not built again.
                                         {move || waiting.get().then(|| view! {
                                             <span class="waits" data-testid="row-reason" class:ended=move || phase.get() == TaskPhase::Failed
-                                                class:appeared=appeared class:failed-late=failed_late
+                                                class:appeared=appeared class:failed-late=failed_late class:open=move || open.get()
+                                                on:click=move |_| open.update(|o| *o = !*o)
                                                 title=move || waits.get().unwrap_or_default()>
                                                 {move || waits.get().unwrap_or_default()}
                                             </span>

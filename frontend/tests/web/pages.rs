@@ -3643,6 +3643,105 @@ async fn a_rows_stop_makes_it_no_taller() {
     restore_address(&address);
 }
 
+/// On a phone, which has no hover for its title, a waiting row's reason cut short shows
+/// whole when pressed, and cut again when pressed again (phone explorer: "即使 Berth 的任务
+/// 全部结束，空闲节点只…" could not be read in the list). Its Stop is a finger's target, 24 px
+/// high, though it is drawn no taller than the phase's line (it was 44 × 20 px).
+#[wasm_bindgen_test]
+async fn a_phone_reads_a_cut_reason_whole_and_taps_a_rows_stop() {
+    let address = fresh_page();
+    let (host, frame) = framed_host(390);
+    let mut queued = task("spot-big-9pk5b", TaskPhase::Queued, TaskType::PyTorchJob);
+    let why = "即使 Berth 的任务全部结束，空闲节点只能同时容纳 7 个副本中的 4 个；任务在等待 Berth 之外占用的这些节点资源，它们不一定会释放；请联系集群管理员，或改选其他实例规格或资源池";
+    queued.reason = Some(why.into());
+    let tasks = RwSignal::new(vec![queued]);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::Zh);
+        Nav::provide();
+        let stop = ("alice".to_owned(), Callback::new(|_: String| {}));
+        view! { <TaskTable tasks=tasks.into() stop /> }
+    });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let reason: HtmlElement = find(&host, "[data-testid='row-reason']").unchecked_into();
+    let cut = |r: &HtmlElement| {
+        r.scroll_width() > r.client_width() || r.scroll_height() > r.client_height()
+    };
+    let before = cut(&reason);
+    reason.click();
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let pressed = (cut(&reason), reason.get_bounding_client_rect().height());
+    reason.click();
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let again = cut(&reason);
+    // The points 12 px above and below the Stop's middle are the Stop's.
+    let stop = find(&host, "[data-testid='row-stop']");
+    let rect = stop.get_bounding_client_rect();
+    let document = host.owner_document().unwrap();
+    let (x, middle) = (
+        rect.left() + rect.width() / 2.0,
+        rect.top() + rect.height() / 2.0,
+    );
+    let hit = |y: f64| {
+        document
+            .element_from_point(x as f32, y as f32)
+            .is_some_and(|e| e == *stop)
+    };
+    let (above, below) = (hit(middle - 11.5), hit(middle + 11.5));
+    drop(handle);
+    frame.remove();
+    restore_address(&address);
+    assert!(before, "cut on one line");
+    assert!(
+        !pressed.0 && pressed.1 > 40.0,
+        "whole once pressed: {pressed:?}"
+    );
+    assert!(again, "cut again");
+    assert!(rect.height() < 24.0, "drawn small: {}", rect.height());
+    assert!(above && below, "a 24 px target: {above}, {below}");
+}
+
+/// On a phone the line over the log box keeps room for two lines: its counts and
+/// follow state wrapped to a second line and back as the log grew, moving the box under
+/// the reader (phone explorer). And the task page's boxes have 16 px text, which iOS
+/// does not zoom into on focus (phone explorer: 13.6 px; the list's filters too).
+#[wasm_bindgen_test]
+async fn a_phones_log_box_stays_put_and_its_boxes_are_not_zoomed_into() {
+    let address = fresh_page();
+    let (host, frame) = framed_host(390);
+    let running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    let (host, handle) = mount_detail_page_into(host, &running, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the log box", ".log").await;
+    crate::after_paint().await;
+    let state = find(&host, "[data-testid='log-state']");
+    let log_top = || find(&host, ".log").get_bounding_client_rect().top();
+    let mut tops = Vec::new();
+    for said in [
+        "Following the log live…",
+        "101 of 102 lines contain it. Following the log live, as it is written…",
+    ] {
+        state.set_text_content(Some(said));
+        crate::after_paint().await;
+        tops.push(log_top());
+    }
+    let window = host.owner_document().unwrap().default_view().unwrap();
+    let size = |selector: &str| {
+        window
+            .get_computed_style(&find(&host, selector))
+            .unwrap()
+            .unwrap()
+            .get_property_value("font-size")
+            .unwrap()
+    };
+    let sizes = ["[data-testid='log-filter']", "[data-testid='tag-key']"].map(size);
+    finish(handle, &host, &address);
+    frame.remove();
+    assert_eq!(tops[0], tops[1], "one line or two");
+    assert_eq!(sizes, ["16px", "16px"]);
+}
+
 /// A reason that comes after a row was drawn, or a failure's that would take a second
 /// line, is marked to wait while a pointer rests on the table (pages.css hides it under
 /// the list's `pointer-here`): a run that failed under the pointer moved every row below by two lines
