@@ -6,7 +6,7 @@
 //! await init();
 //! const form = await mountTaskForm(document.getElementById("task-form"), {
 //!   apiBase: "https://berth.example.com", // default: this page's origin
-//!   locale: "zh-CN",                      // or "en" (any tag of either); default: the browser's
+//!   locale: "zh-CN",                      // or "en" (any tag of either; another's is English); default: the browser's
 //!   catalog: undefined,                   // a GET /api/v1/catalog answer; default: fetched
 //!   onSubmit: (task) => console.log(task.id), // the created task (a TaskView)
 //! });
@@ -79,11 +79,10 @@ impl Options {
                     }
                     options.api_base = Some(base);
                 }
+                // Another language's tag is English, as the API reads it: a portal passing
+                // `navigator.language` was refused for a `de-DE` browser (portal explorer).
                 ("locale", Value::String(locale)) => {
-                    let lang = Lang::from_tag(&locale).ok_or_else(|| {
-                        format!("locale must be \"en\" or \"zh-CN\", not \"{locale}\"")
-                    })?;
-                    options.locale = Some(lang);
+                    options.locale = Some(Lang::from_tag(&locale).unwrap_or(Lang::En));
                 }
                 ("apiBase" | "locale", _) => return Err(format!("{name} must be a string")),
                 // JSON drops functions: an `onSubmit` that came through is not one.
@@ -231,7 +230,7 @@ fn kind(given: &JsValue) -> &'static str {
 }
 
 /// Mounts the create form into `element`. Options: `apiBase`, `locale` (`en` or
-/// `zh-CN`, or any tag of either, as `navigator.language` gives it), `catalog` (a `GET /api/v1/catalog` answer; fetched when absent) and
+/// `zh-CN`, or any tag of either, as `navigator.language` gives it; another language's is English), `catalog` (a `GET /api/v1/catalog` answer; fetched when absent) and
 /// `onSubmit`, called with the created task.
 ///
 /// The element is checked and held when this is called, not on a later microtask as an

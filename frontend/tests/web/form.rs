@@ -4802,12 +4802,14 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
     let catalog = demo_catalog_answer();
     let options = |json: &str| js_sys::JSON::parse(json).expect("options are JSON");
     let host = crate::new_host();
-    // Any tag of a language, as `navigator.language` gives it, too.
+    // Any tag of a language, as `navigator.language` gives it, too; another language's
+    // is English, as the API reads it (portal explorer: refused for a `de-DE` browser).
     for (locale, title) in [
         ("zh-CN", "创建训练任务"),
         ("en", "Create training task"),
         ("en-US", "Create training task"),
         ("zh", "创建训练任务"),
+        ("de-DE", "Create training task"),
     ] {
         let json = format!(r#"{{"locale": "{locale}", "catalog": {catalog}, "apiBase": null}}"#);
         // What the portal put there while the form loaded goes with the mount (explorer:
@@ -4896,10 +4898,6 @@ async fn mount_task_form_reads_its_options_and_names_a_bad_one() {
         (
             r#"{"apiBase": "127.0.0.1:18300"}"#,
             r#"apiBase must start with http:// or https:// (or be a path of this site, starting with /), not "127.0.0.1:18300""#,
-        ),
-        (
-            r#"{"locale": "fr"}"#,
-            r#"locale must be "en" or "zh-CN", not "fr""#,
         ),
         (
             r#"{"colour": "red"}"#,
