@@ -76,6 +76,7 @@ fn read_spec(text: &str) -> (Option<TaskSpec>, Report) {
             // A cut only ever comes with its error.
             Err(err) if !err.is_cut() || broken.is_none() => {
                 let (path, expected, found) = err.finding();
+                let found = found.map(super::Found::shortened);
                 shape.push(path, IssueCode::ValueInvalid { expected, found });
                 // Bounded by the text read again too: a large spec (a megabyte of
                 // commands) names fewer, each read costing milliseconds on the server.
@@ -156,6 +157,35 @@ mod tests {
             expected: Expected::Object,
             found: Some(found),
         }
+    }
+
+    /// A long text of the wrong shape is quoted to its start: a 900 KB one came back
+    /// twice in its 422, and a portal put 5 MB of it in its page (portal explorer). Cut
+    /// where a character ends, never inside one.
+    #[test]
+    fn a_long_text_of_the_wrong_shape_is_quoted_to_its_start() {
+        let long = format!("{}{}", "x".repeat(63), "两".repeat(300_000));
+        let (path, code) = finding(&serde_json::json!({"compute": {"workers": long}}).to_string());
+        assert_eq!(path, "compute.workers");
+        let cut = format!("{}…", "x".repeat(63));
+        assert_eq!(
+            code,
+            IssueCode::ValueInvalid {
+                expected: Expected::WholeNumber,
+                found: Some(Found::Text(cut.clone())),
+            }
+        );
+        let said = code.message(crate::Lang::En);
+        assert_eq!(
+            said,
+            format!("is not valid: expected a whole number, 0 or more, found the text \"{cut}\"")
+        );
+        // A short one is quoted whole.
+        let (_, code) = finding(r#"{"compute": {"workers": "two"}}"#);
+        assert!(
+            code.message(crate::Lang::En)
+                .ends_with("found the text \"two\"")
+        );
     }
 
     #[test]

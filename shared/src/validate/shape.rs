@@ -118,6 +118,21 @@ pub enum Found {
     Null,
 }
 
+impl Found {
+    /// A text quoted to its first 64 bytes (less, to end a character), then "…": a 900 KB value came back
+    /// twice in its answer, and a portal put 5 MB of it in its page (portal explorer).
+    pub(crate) fn shortened(self) -> Found {
+        match self {
+            Found::Text(mut text) if text.len() > 64 => {
+                text.truncate(text.floor_char_boundary(64));
+                text.push('…');
+                Found::Text(text)
+            }
+            found => found,
+        }
+    }
+}
+
 /// A report for a spec whose JSON has the wrong shape at `path`.
 pub(super) fn shape_report(path: FieldPath, err: &serde_json::Error) -> Report {
     let (expected, found) = describe(err);
