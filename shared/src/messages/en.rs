@@ -1272,7 +1272,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ray.runtime_env.unread",
-        "was not checked: the YAML reader did not load; reload the page (portals: pass readRuntimeEnv of berth_validator_yaml.js to useRuntimeEnvReader)",
+        "was not checked: the YAML reader has not loaded; reload the page",
     ),
     (
         "ray.shared_storage.not_rwx",

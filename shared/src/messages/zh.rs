@@ -1096,7 +1096,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ray.runtime_env.unknown_key", "Ray 无法识别键“{key}”"),
     (
         "ray.runtime_env.unread",
-        "未校验：YAML 读取模块未能加载，请刷新页面（门户请把 berth_validator_yaml.js 的 readRuntimeEnv 传给 useRuntimeEnvReader）",
+        "未校验：YAML 读取模块未加载，请刷新页面",
     ),
     (
         "ray.shared_storage.not_rwx",
