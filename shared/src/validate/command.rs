@@ -82,11 +82,13 @@ fn gpus_per_replica(cx: &Cx, plan: Option<&Plan>) -> Option<u64> {
         .and_then(Plan::used)
         .map(|used| &used.spec)
         .or(specs.first())?;
-    cx.cluster?
-        .spec(id)?
-        .per_unit
-        .gpu
-        .checked_mul(u64::from(cx.spec.compute.units_per_node))
+    let spec = cx.cluster?.spec(id)?;
+    // More than it takes is refused at its field: no number of processes matches it.
+    let units = cx.spec.compute.units_per_node;
+    if units > spec.max_units_per_node {
+        return None;
+    }
+    spec.per_unit.gpu.checked_mul(u64::from(units))
 }
 
 /// What one launch of torchrun (or `python -m torch.distributed.run`) is given, as
@@ -215,6 +217,42 @@ mod tests {
 
     fn launch(nproc: Option<u64>, nnodes: Option<u64>) -> Launch {
         Launch { nproc, nnodes }
+    }
+
+    /// Units per node over what the spec takes are refused where they are typed; torchrun
+    /// is not told to match them (portal explorer: "--nproc_per_node is 2 but one replica
+    /// has 99 GPUs", read from the refused 99). Within the range it is.
+    #[test]
+    fn torchrun_is_not_told_to_match_units_per_node_out_of_range() {
+        let codes = |units: u32| {
+            let spec = crate::demo::pytorch().with(|s| {
+                s.compute.specs = vec!["a100-1g".into()];
+                s.compute.units_per_node = units;
+                s.environment.command =
+                    "torchrun --nnodes \"$WORLD_SIZE\" --nproc_per_node 2 train.py".into();
+            });
+            let report = crate::validate(
+                &spec,
+                &crate::demo::catalog(),
+                &Default::default(),
+                &crate::demo::user(),
+            );
+            report.codes()
+        };
+        let over = codes(99);
+        assert!(
+            over.contains(&"compute.units_per_node.out_of_range"),
+            "{over:?}"
+        );
+        assert!(
+            !over.contains(&"command.torchrun.nproc_per_node"),
+            "{over:?}"
+        );
+        let within = codes(4);
+        assert!(
+            within.contains(&"command.torchrun.nproc_per_node"),
+            "{within:?}"
+        );
     }
 
     #[test]
