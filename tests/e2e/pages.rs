@@ -515,6 +515,11 @@ async fn a_researcher_follows_a_pytorchjob_from_the_list_to_its_logs_then_shares
         .await;
     pages.check_text("share-link-1", "by alice").await;
     pages.press_enter_on("[data-testid='share-revoke-1']").await;
+    // Asked first, with Cancel focused; then its Yes pressed.
+    pages.check_focus("confirm-revoke-1-no").await;
+    pages
+        .press_enter_on("[data-testid='confirm-revoke-1-yes']")
+        .await;
     pages.check_text("share-revoked", "Link 1, made ").await;
     pages.check_focus("share-revoked").await;
     pages.check_text("share-links-none", "No share link").await;

@@ -1773,6 +1773,15 @@ fn Actions(
             }
         }))
     };
+    // The link whose Revoke is being asked, and the question's Cancel, focused as it
+    // opens, as Stop's is.
+    let revoking = RwSignal::new(None::<u32>);
+    let revoke_no = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(button) = revoke_no.get() {
+            let _ = button.focus();
+        }
+    });
     let revoke = move |link: ShareLink| {
         let id = id();
         let address = link_address(&link.token);
@@ -1981,16 +1990,49 @@ fn Actions(
                                     let made = lang.text_with("ui.detail.share_made", &[("at", at.clone()), ("by", link.created_by.clone())]);
                                     let label = lang.text_with("ui.detail.share_revoke_label", &[("link", n.to_string()), ("at", at)]);
                                     let address = link_address(&link.token);
+                                    let revoke_button = NodeRef::<leptos::html::Button>::new();
+                                    let back = move || {
+                                        revoking.set(None);
+                                        if let Some(button) = revoke_button.get_untracked() {
+                                            let _ = button.focus();
+                                        }
+                                    };
+                                    // Asked first: a link sent to colleagues cannot be
+                                    // brought back, and one tap beside it revoked it on a
+                                    // phone (phone explorer).
+                                    let question = move || (revoking.get() == Some(n)).then(|| {
+                                        let link = link.clone();
+                                        let question_box = NodeRef::new();
+                                        crate::components::close_when_focus_elsewhere(question_box, move || revoking.set(None));
+                                        view! {
+                                            <div class="confirm" role="alertdialog" aria-labelledby=format!("revoke-text-{n}") data-testid=format!("confirm-revoke-{n}")
+                                                on:keydown=move |ev| if ev.key() == "Escape" { ev.stop_propagation(); back() }
+                                                node_ref=question_box>
+                                                <p id=format!("revoke-text-{n}")>{move || lang.text_with("ui.detail.share_revoke_question", &[("link", n.to_string())])}</p>
+                                                <button type="button" class="danger" data-testid=format!("confirm-revoke-{n}-yes")
+                                                    on:click=move |_| { revoking.set(None); revoke(link.clone()) }>
+                                                    {crate::i18n::tr("ui.detail.share_revoke_yes")}
+                                                </button>
+                                                <button type="button" data-testid=format!("confirm-revoke-{n}-no") on:click=move |_| back() node_ref=revoke_no>
+                                                    {crate::i18n::tr("ui.detail.cancel")}
+                                                </button>
+                                            </div>
+                                        }
+                                    });
                                     view! {
+                                        // Numbered, as the line a revoke leaves names it.
                                         <li data-testid=format!("share-link-{n}")>
+                                            <span class="help">{lang.text_with("ui.detail.share_link_n", &[("link", n.to_string())])}</span>
+                                            " "
                                             <code>{address}</code>
                                             " "
                                             <span class="help">{made}</span>
                                             " "
                                             <button type="button" data-testid=format!("share-revoke-{n}") aria-label=label
-                                                disabled=move || busy.get() on:click=move |_| revoke(link.clone())>
+                                                disabled=move || busy.get() on:click=move |_| revoking.set(Some(n)) node_ref=revoke_button>
                                                 {crate::i18n::tr("ui.detail.share_revoke")}
                                             </button>
+                                            {question}
                                         </li>
                                     }
                                 }).collect_view()}

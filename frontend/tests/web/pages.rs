@@ -6392,9 +6392,10 @@ fn share_link(n: u32, token: &str) -> shared::api::ShareLink {
     }
 }
 
-/// The owner's share links, each with its Revoke: a revoke says which link it revoked
-/// and leaves the focus on that line; a link revoked meanwhile (another tab) is gone
-/// too, not refused.
+/// The owner's share links, each numbered, with its Revoke: a revoke asks first, Cancel
+/// focused (one tap revoked a link sent to colleagues: phone explorer), says which link
+/// it revoked and leaves the focus on that line; a link revoked meanwhile (another tab)
+/// is gone too, not refused.
 #[wasm_bindgen_test]
 async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     let address = fresh_page();
@@ -6419,7 +6420,9 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     let items = all_text(&host, "[data-testid='share-links'] li");
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(
-        items[0].contains("/shared/tok-one") && items[0].contains("by alice"),
+        items[0].starts_with("Link 1: ")
+            && items[0].contains("/shared/tok-one")
+            && items[0].contains("by alice"),
         "{items:?}"
     );
     let revoke_one = find(&host, "[data-testid='share-revoke-1']");
@@ -6433,6 +6436,43 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
 
     revoke_one.focus().unwrap();
     revoke_one.click();
+    // Asked first; Cancel, focused, and Escape ask nothing of the server.
+    until_found(&host, "the question", "[data-testid='confirm-revoke-1']").await;
+    crate::after_paint().await;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let focused = || {
+        document
+            .active_element()
+            .and_then(|a| a.get_attribute("data-testid"))
+    };
+    assert_eq!(focused().as_deref(), Some("confirm-revoke-1-no"));
+    assert_eq!(
+        find(&host, "[data-testid='confirm-revoke-1'] p")
+            .text_content()
+            .unwrap(),
+        "Revoke link 1? Anyone who has it can no longer open this task, and a revoked link cannot be brought back."
+    );
+    find(&host, "[data-testid='confirm-revoke-1-no']").click();
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='confirm-revoke-1']")
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(
+        focused().as_deref(),
+        Some("share-revoke-1"),
+        "back to its Revoke"
+    );
+    assert!(held_fetches().iter().all(|u| !u.ends_with("/share/1")));
+    revoke_one.click();
+    until_found(
+        &host,
+        "the question again",
+        "[data-testid='confirm-revoke-1-yes']",
+    )
+    .await;
+    find(&host, "[data-testid='confirm-revoke-1-yes']").click();
     until("the revoke", || {
         held_fetches()
             .iter()
@@ -6485,6 +6525,13 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
 
     // Revoked from another tab meanwhile: the server's 404 means it is done.
     find(&host, "[data-testid='share-revoke-3']").click();
+    until_found(
+        &host,
+        "the question",
+        "[data-testid='confirm-revoke-3-yes']",
+    )
+    .await;
+    find(&host, "[data-testid='confirm-revoke-3-yes']").click();
     until("the second revoke", || {
         held_fetches()
             .iter()

@@ -1712,6 +1712,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Anyone signed in with this link sees the task read-only; hidden values stay masked. Each Share makes another link: Manage links lists them, each with its Revoke.",
     ),
     ("ui.detail.share_link", "Share link"),
+    ("ui.detail.share_link_n", "Link {link}:"),
     ("ui.detail.share_links", "Share links that work"),
     ("ui.detail.share_links_close", "Close the list of links"),
     (
@@ -1725,6 +1726,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.share_revoke_label",
         "Revoke link {link}, made {at}",
     ),
+    (
+        "ui.detail.share_revoke_question",
+        "Revoke link {link}? Anyone who has it can no longer open this task, and a revoked link cannot be brought back.",
+    ),
+    ("ui.detail.share_revoke_yes", "Revoke it"),
     (
         "ui.detail.share_revoked",
         "Link {link}, made {at}, is revoked: it no longer opens this task.",

@@ -1481,6 +1481,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "任何已登录用户可通过此链接只读查看任务；隐藏的变量值以掩码展示。每次点击“分享”都会生成新的链接，可在“管理链接”中查看并逐个撤销。",
     ),
     ("ui.detail.share_link", "分享链接"),
+    ("ui.detail.share_link_n", "链接 {link}："),
     ("ui.detail.share_links", "有效的分享链接"),
     ("ui.detail.share_links_close", "关闭链接列表"),
     (
@@ -1494,6 +1495,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.share_revoke_label",
         "撤销链接 {link}（创建于 {at}）",
     ),
+    (
+        "ui.detail.share_revoke_question",
+        "撤销链接 {link}？持有此链接的人将无法再打开此任务，撤销后不能恢复。",
+    ),
+    ("ui.detail.share_revoke_yes", "确认撤销"),
     (
         "ui.detail.share_revoked",
         "链接 {link}（创建于 {at}）已撤销：它不能再打开此任务。",
