@@ -752,11 +752,15 @@ pub fn TaskSummary(
             // takes: for the grace the page read running, as if nothing had happened
             // (hung-job explorer).
             {move || view.with(|v| v.failing.clone()).filter(|_| view.with(|v| v.task.phase == TaskPhase::Running)).map(|reason| view! {
-                // The reason alone, as "Why it failed" then says it, in as many lines: with
-                // more words here the panels under it moved up at the end (recheck).
+                // The reason alone, as "Why it failed" then says it, in as many lines, with
+                // its way to the log: with more words here the panels under it moved up at
+                // the end (recheck).
                 <div class="reason" data-testid="failing">
                     <h3>{crate::i18n::tr("ui.detail.failing")}</h3>
                     <p>{reason}</p>
+                    <button type="button" class="link" data-testid="to-log" on:click=move |_| to_log()>
+                        {crate::i18n::tr("ui.detail.to_log")}
+                    </button>
                 </div>
             })}
             // The timeline says it too, at its end: a failed task's page says it where the
@@ -765,6 +769,11 @@ pub fn TaskSummary(
                 <div class="reason" data-testid="failed-reason">
                     <h3>{crate::i18n::tr("ui.detail.failed_reason")}</h3>
                     <p>{reason}</p>
+                    // The log says what failed, and opens on the replica that failed it,
+                    // panels below: five screens down on a phone (phone explorer).
+                    <button type="button" class="link" data-testid="to-log" on:click=move |_| to_log()>
+                        {crate::i18n::tr("ui.detail.to_log")}
+                    </button>
                 </div>
             })}
             {move || placement.get().map(|placement| {
@@ -2048,6 +2057,26 @@ fn Actions(
                 {move || revoked.get().map(|(n, at)| lang.text_with("ui.detail.share_revoked", &[("link", n.to_string()), ("at", made_at(at))]))}
             </p>
         </section>
+    }
+}
+
+/// Takes the reader to the page's log box: its panel's heading at the window's top, the
+/// keyboard in the box.
+fn to_log() {
+    use wasm_bindgen::JsCast;
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let found = |css: &str| document.query_selector(css).ok().flatten();
+    if let Some(log) =
+        found("[data-testid='log']").and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = log.focus_with_options(&options);
+    }
+    if let Some(title) = found("#logs-title") {
+        title.scroll_into_view();
     }
 }
 

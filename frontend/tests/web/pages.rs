@@ -1790,6 +1790,31 @@ async fn a_failed_tasks_status_detail_says_why_it_failed() {
     );
 }
 
+/// A failed task's reason leads down to its log, opened on the replica that failed it:
+/// on a phone the log was five screens below it (phone explorer). The keyboard lands in
+/// the box.
+#[wasm_bindgen_test]
+async fn a_failed_tasks_reason_leads_to_its_log() {
+    let address = fresh_page();
+    let mut failed = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
+    failed.task.history.last_mut().unwrap().reason =
+        "replica 1 (worker 0) ended with exit code 3".into();
+    let (host, handle) = mount_detail_page_with(&failed, ("[]", 0), ("[]", 0)).await;
+    until_found(&host, "the way to the log", "[data-testid='to-log']").await;
+    let button = find(&host, "[data-testid='to-log']");
+    let said = button.text_content().unwrap();
+    button.click();
+    let focused = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .and_then(|a| a.get_attribute("data-testid"));
+    finish(handle, &host, &address);
+    assert_eq!(said, "Read its log");
+    assert_eq!(focused.as_deref(), Some("log"));
+}
+
 /// A share link that opens no task (revoked, or cut short) is said as the link's fault,
 /// in the reader's language, not as a task that is not theirs to see (console explorer).
 #[wasm_bindgen_test]

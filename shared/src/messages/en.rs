@@ -1812,6 +1812,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.timeline", "Timeline"),
     ("ui.detail.title", "Task {name}"),
+    ("ui.detail.to_log", "Read its log"),
     ("ui.detail.took", "for {duration}"),
     ("ui.detail.type", "Type"),
     (

@@ -1578,6 +1578,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
+    ("ui.detail.to_log", "查看日志"),
     ("ui.detail.took", "历时 {duration}"),
     ("ui.detail.type", "任务类型"),
     (
