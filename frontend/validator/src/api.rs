@@ -70,7 +70,14 @@ impl Validator {
         user: &JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "any")] usage: &JsValue,
     ) -> Result<Validator, JsValue> {
-        let catalog: Catalog = from_js(catalog, "catalog")?;
+        // The form's `mountTaskForm` takes the whole answer: given here, it was refused
+        // for its `user` with no word of the mix-up (portal explorer).
+        let catalog: Catalog = from_js(catalog, "catalog").map_err(|e| {
+            JsValue::from_str(&format!(
+                "{}; is it the `catalog` of GET /api/v1/catalog, not the whole answer?",
+                e.as_string().unwrap_or_default()
+            ))
+        })?;
         let user: User = from_js(user, "user")?;
         // Every field has a default, so `{}` reads as a catalog or a user: then every
         // spec would be refused for its region or its group, blamed on the spec.

@@ -245,6 +245,22 @@ fn what_is_not_a_plain_object_is_refused_with_its_name() {
         err.as_string().unwrap().starts_with("user has no name"),
         "{err:?}"
     );
+    // The whole catalog answer, which the form's mountTaskForm takes, is named as the
+    // mix-up it is (portal explorer: "unknown field `user`", and no more).
+    let answer = js(&serde_json::json!({
+        "user": shared::demo::user(),
+        "catalog": shared::demo::catalog(),
+    }));
+    let err = create_validator(&answer, &user, &JsValue::UNDEFINED)
+        .err()
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(
+        err.starts_with("catalog is not valid: unknown field `")
+            && err.ends_with("; is it the `catalog` of GET /api/v1/catalog, not the whole answer?"),
+        "{err}"
+    );
     // The catalog answer whole, where its `catalog` belongs: its fields are not a
     // catalog's, and the refusal names the first.
     let whole = js(&serde_json::json!({ "catalog": shared::demo::catalog() }));
