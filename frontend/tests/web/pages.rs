@@ -1409,7 +1409,10 @@ async fn a_task_waiting_behind_another_links_to_it() {
 #[wasm_bindgen_test]
 async fn a_queued_task_says_how_many_wait_ahead_of_it() {
     for (ahead, said) in [
-        (0, "First in its pool's queue."),
+        (
+            0,
+            "First in its pool's queue (tasks that wait for capacity used outside Berth are not counted).",
+        ),
         (
             1,
             "1 task waits ahead of it in its pool's queue (by priority, then submit time).",

@@ -1632,7 +1632,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.queue_ahead",
         "{count} tasks wait ahead of it in its pool's queue (by priority, then submit time).",
     ),
-    ("ui.detail.queue_ahead#first", "First in its pool's queue."),
+    (
+        "ui.detail.queue_ahead#first",
+        "First in its pool's queue (tasks that wait for capacity used outside Berth are not counted).",
+    ),
     (
         "ui.detail.queue_ahead_one",
         "1 task waits ahead of it in its pool's queue (by priority, then submit time).",

@@ -1407,7 +1407,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.queue_ahead#first",
-        "在所在资源池的队列中排第一。",
+        "在所在资源池的队列中排第一（不计等待 Berth 之外占用资源的任务）。",
     ),
     ("ui.detail.reason", "等待原因"),
     ("ui.detail.reload_page", "重新加载页面"),
