@@ -758,9 +758,7 @@ pub fn TaskSummary(
                 <div class="reason" data-testid="failing">
                     <h3>{crate::i18n::tr("ui.detail.failing")}</h3>
                     <p>{reason}</p>
-                    <button type="button" class="link" data-testid="to-log" on:click=move |_| to_log()>
-                        {crate::i18n::tr("ui.detail.to_log")}
-                    </button>
+                    <ToLog />
                 </div>
             })}
             // The timeline says it too, at its end: a failed task's page says it where the
@@ -771,9 +769,7 @@ pub fn TaskSummary(
                     <p>{reason}</p>
                     // The log says what failed, and opens on the replica that failed it,
                     // panels below: five screens down on a phone (phone explorer).
-                    <button type="button" class="link" data-testid="to-log" on:click=move |_| to_log()>
-                        {crate::i18n::tr("ui.detail.to_log")}
-                    </button>
+                    <ToLog />
                 </div>
             })}
             {move || placement.get().map(|placement| {
@@ -2057,6 +2053,16 @@ fn Actions(
                 {move || revoked.get().map(|(n, at)| lang.text_with("ui.detail.share_revoked", &[("link", n.to_string()), ("at", made_at(at))]))}
             </p>
         </section>
+    }
+}
+
+/// Read its log: under why a task failed, or is ending for a failure.
+#[component]
+fn ToLog() -> impl IntoView {
+    view! {
+        <button type="button" class="link" data-testid="to-log" on:click=move |_| to_log()>
+            {crate::i18n::tr("ui.detail.to_log")}
+        </button>
     }
 }
 
