@@ -3638,6 +3638,26 @@ async fn an_export_says_which_boxes_hold_text_that_is_no_number() {
     assert!(form.find("[data-testid='export-held']").is_none());
 }
 
+/// An import's refusal that quotes a name of thousands of letters wraps within the
+/// form: it ran past the form's right edge (portal recheck).
+#[wasm_bindgen_test]
+async fn an_imports_refusal_of_a_long_name_stays_within_the_form() {
+    let style = form_style();
+    let form = mount(None, false).await;
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    area.set_value(&format!(r#"{{"basic": {{"{}": 2}}}}"#, "k".repeat(20_000)));
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    crate::after_paint().await;
+    let note = form.test_id("import-note");
+    let (inner, outer) = (note.scroll_width(), note.client_width());
+    let said = note.text_content().unwrap_or_default();
+    style.remove();
+    assert!(said.contains("kkkk"), "{said:.80}");
+    assert!(inner <= outer, "{inner} > {outer}");
+}
+
 #[wasm_bindgen_test]
 async fn an_import_is_checked_like_any_input() {
     let form = mount(None, false).await;
