@@ -1534,8 +1534,35 @@ pub fn Filters(
             </label>
         }
     };
+    // On a phone the boxes fold behind one button that counts those in use: open, they
+    // filled the first screen, a row and a half of tasks below them (phone explorer). A
+    // refused tag keeps them open, its box to be mended.
+    let folded = RwSignal::new(true);
+    let in_use = move || {
+        filter.with(|f| {
+            [
+                f.task_type.is_some(),
+                !f.tag.is_empty(),
+                !f.name.is_empty(),
+                !f.owner.is_empty(),
+                f.mine || !f.group.is_empty(),
+                !f.made_from.is_empty(),
+            ]
+            .into_iter()
+            .filter(|on| *on)
+            .count()
+        })
+    };
     view! {
-        <form class="filters" role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
+        <form class="filters" class:folded=move || folded.get() && tag_refused.with(Option::is_none)
+            role="search" aria-label=crate::i18n::tr("ui.list.filters") on:submit=|ev| ev.prevent_default()>
+            <button type="button" class="filters-toggle" data-testid="filters-toggle"
+                aria-expanded=move || (!folded.get()).to_string() on:click=move |_| folded.update(|f| *f = !*f)>
+                {move || match in_use() {
+                    0 => lang.text("ui.list.filters_toggle"),
+                    n => lang.text_with("ui.list.filters_toggle#on", &[("count", n.to_string())]),
+                }}
+            </button>
             <label>
                 <span>{crate::i18n::tr("ui.list.filter.type")}</span>
                 <select

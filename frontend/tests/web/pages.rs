@@ -897,6 +897,66 @@ async fn a_row_whose_stop_is_under_way_reads_stopping() {
     assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Stopped"]);
 }
 
+/// On a phone the filter boxes fold behind one button, which counts those in use: open,
+/// they filled the first screen (phone explorer). Pressed, it shows them; on a laptop
+/// they are always there and the button is not.
+#[wasm_bindgen_test]
+async fn a_phone_folds_the_filters_behind_one_button() {
+    let address = fresh_page();
+    let mut seen = Vec::new();
+    for width in [390, 1366] {
+        let (host, frame) = framed_host(width);
+        let filter = RwSignal::new(ListFilter {
+            name: "llama".into(),
+            mine: true,
+            ..Default::default()
+        });
+        let tag_refused = RwSignal::new(None);
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            UiLang::provide().set(Lang::En);
+            Nav::provide();
+            view! { <Filters filter session=demo_session() tag_refused /> }
+        });
+        leptos::task::tick().await;
+        crate::after_paint().await;
+        let shown = |test_id: &str| {
+            find(&host, &format!("[data-testid='{test_id}']"))
+                .get_bounding_client_rect()
+                .height()
+                > 0.0
+        };
+        let toggle = find(&host, "[data-testid='filters-toggle']");
+        let before = (
+            shown("filters-toggle"),
+            shown("filter-name"),
+            toggle.text_content().unwrap(),
+        );
+        toggle.unchecked_ref::<HtmlElement>().click();
+        leptos::task::tick().await;
+        crate::after_paint().await;
+        let after = (shown("filter-name"), toggle.get_attribute("aria-expanded"));
+        drop(handle);
+        frame.remove();
+        seen.push((width, before, after));
+    }
+    restore_address(&address);
+    assert_eq!(
+        seen,
+        [
+            (
+                390,
+                (true, false, "Filters (2 on)".to_owned()),
+                (true, Some("true".to_owned()))
+            ),
+            (
+                1366,
+                (false, true, "Filters (2 on)".to_owned()),
+                (true, Some("true".to_owned()))
+            ),
+        ]
+    );
+}
+
 /// The name and tag filters apply once the user pauses typing, not only on Enter, and
 /// not at every keystroke either; Enter or leaving the box applies at once.
 #[wasm_bindgen_test]

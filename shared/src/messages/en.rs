@@ -2461,6 +2461,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.list.filter.type", "Type"),
     ("ui.list.filters", "Filters"),
+    ("ui.list.filters_toggle", "Filters"),
+    ("ui.list.filters_toggle#on", "Filters ({count} on)"),
     ("ui.list.ignored", "Not applied from the address: {pairs}."),
     (
         "ui.list.ignored.beside_mine",
