@@ -7614,12 +7614,14 @@ async fn a_failure_ending_the_attempt_is_said_while_the_task_runs() {
     let replicas = all_text(&host, "[data-testid='log-replica'] option");
     finish(handle, &host, &address);
     // The reason alone under its heading, as "Why it failed" then says it, in as many
-    // lines (recheck: the panels under it moved up at the end).
+    // lines, with the same way to the log (recheck: the panels under it moved up at the
+    // end).
     assert_eq!(
         said,
         [
             "Ending for a failure",
-            "replica 1 (worker 0) ended with exit code 1"
+            "replica 1 (worker 0) ended with exit code 1",
+            "Read its log"
         ]
     );
     assert_eq!(
