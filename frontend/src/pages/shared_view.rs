@@ -25,6 +25,7 @@ pub fn SharedTaskPage(
     #[prop(optional)]
     catalog: Option<shared::Catalog>,
 ) -> impl IntoView {
+    provide_context(super::task_detail::ToFailedLog::default());
     let lang = UiLang::use_context();
     // Tracks the language: the server words the reasons in it.
     let asked = token.clone();

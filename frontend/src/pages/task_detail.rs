@@ -62,6 +62,7 @@ pub fn TaskDetailPage(
     session: CatalogResponse,
 ) -> impl IntoView {
     let lang = UiLang::use_context();
+    provide_context(ToFailedLog::default());
     if let Some(list) = super::task_list::ListMemory::use_context() {
         list.showed(&id);
     }
@@ -2056,11 +2057,23 @@ fn Actions(
     }
 }
 
+/// Asked each time a reader goes to the log of the replica that failed the task (Read
+/// its log): the page's log panel picks that replica, the latest attempt's, whatever was
+/// picked before. Provided by the page, which holds both.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ToFailedLog(RwSignal<u64>);
+
 /// Read its log: under why a task failed, or is ending for a failure.
 #[component]
 fn ToLog() -> impl IntoView {
+    let asked = use_context::<ToFailedLog>();
     view! {
-        <button type="button" class="link" data-testid="to-log" on:click=move |_| to_log()>
+        <button type="button" class="link" data-testid="to-log" on:click=move |_| {
+            if let Some(ToFailedLog(asked)) = asked {
+                asked.update(|n| *n += 1);
+            }
+            to_log();
+        }>
             {crate::i18n::tr("ui.detail.to_log")}
         </button>
     }
@@ -2607,6 +2620,21 @@ pub(crate) fn Logs(
         }
         now
     });
+    // Read its log, under why the task failed or is ending: the replica that failed it,
+    // though another was picked, or the page opened before the failure (phone recheck:
+    // it went to the master's healthy log).
+    if let Some(ToFailedLog(asked)) = use_context::<ToFailedLog>() {
+        Effect::new(move |before: Option<u64>| {
+            let now = asked.get();
+            if before.is_some_and(|b| b != now)
+                && let Some(r) = failed()
+            {
+                attempt.set(None);
+                replica.set(r);
+            }
+            now
+        });
+    }
     // The log's end as shown (at most `SHOWN_MAX` bytes read, `SHOWN_MAX` + `CUT_SLACK`
     // followed), and the bytes read in all.
     let text = RwSignal::new(String::new());

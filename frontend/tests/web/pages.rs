@@ -1862,11 +1862,23 @@ async fn a_failed_tasks_reason_leads_to_its_log() {
     let mut failed = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
     failed.task.history.last_mut().unwrap().reason =
         "replica 1 (worker 0) ended with exit code 3".into();
+    failed.failed_replica = Some(1);
     let (host, handle) = mount_detail_page_with(&failed, ("[]", 0), ("[]", 0)).await;
     until_found(&host, "the way to the log", "[data-testid='to-log']").await;
+    // The reader looked at another replica's log first.
+    let picker: web_sys::HtmlSelectElement =
+        find(&host, "[data-testid='log-replica']").unchecked_into();
+    let opened_on = picker.value();
+    picker.set_value("0");
+    picker
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
     let button = find(&host, "[data-testid='to-log']");
     let said = button.text_content().unwrap();
     button.click();
+    leptos::task::tick().await;
+    let back_on = picker.value();
     let focused = web_sys::window()
         .unwrap()
         .document()
@@ -1876,6 +1888,8 @@ async fn a_failed_tasks_reason_leads_to_its_log() {
     finish(handle, &host, &address);
     assert_eq!(said, "Read its log");
     assert_eq!(focused.as_deref(), Some("log"));
+    // Back on the replica that failed it (phone recheck: the picked one stayed).
+    assert_eq!((opened_on.as_str(), back_on.as_str()), ("1", "1"));
 }
 
 /// A share link that opens no task (revoked, or cut short) is said as the link's fault,
@@ -3791,9 +3805,9 @@ async fn a_phone_reads_a_cut_reason_whole_and_taps_a_rows_stop() {
     assert!(above && below, "a 24 px target: {above}, {below}");
 }
 
-/// On a phone the line over the log box keeps room for two lines: its counts and
-/// follow state wrapped to a second line and back as the log grew, moving the box under
-/// the reader (phone explorer). And the task page's boxes have 16 px text, which iOS
+/// On a phone the line over the log box keeps room for three lines: its counts and
+/// follow state wrapped to another line and back as the log grew, moving the box under
+/// the reader (phone explorer and recheck). And the task page's boxes have 16 px text, which iOS
 /// does not zoom into on focus (phone explorer: 13.6 px; the list's filters too).
 #[wasm_bindgen_test]
 async fn a_phones_log_box_stays_put_and_its_boxes_are_not_zoomed_into() {
@@ -3806,9 +3820,11 @@ async fn a_phones_log_box_stays_put_and_its_boxes_are_not_zoomed_into() {
     let state = find(&host, "[data-testid='log-state']");
     let log_top = || find(&host, ".log").get_bounding_client_rect().top();
     let mut tops = Vec::new();
+    // One line, two, and three: a count and the state of a log read once (recheck).
     for said in [
         "Following the log live…",
         "101 of 102 lines contain it. Following the log live, as it is written…",
+        "379 of 379 lines contain it. The log as it was when read: Follow live shows what is written now.",
     ] {
         state.set_text_content(Some(said));
         crate::after_paint().await;
@@ -3826,7 +3842,7 @@ async fn a_phones_log_box_stays_put_and_its_boxes_are_not_zoomed_into() {
     let sizes = ["[data-testid='log-filter']", "[data-testid='tag-key']"].map(size);
     finish(handle, &host, &address);
     frame.remove();
-    assert_eq!(tops[0], tops[1], "one line or two");
+    assert!(tops.iter().all(|t| *t == tops[0]), "{tops:?}");
     assert_eq!(sizes, ["16px", "16px"]);
 }
 
@@ -6560,7 +6576,25 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
         "[data-testid='confirm-revoke-1-yes']",
     )
     .await;
-    find(&host, "[data-testid='confirm-revoke-1-yes']").click();
+    // Its Yes in the danger colours: the list's white buttons had whitened it, white on
+    // white (phone recheck).
+    let style = page_style();
+    let yes = find(&host, "[data-testid='confirm-revoke-1-yes']");
+    let colours = web_sys::window()
+        .unwrap()
+        .get_computed_style(&yes)
+        .unwrap()
+        .map(|c| {
+            (
+                c.get_property_value("background-color").unwrap(),
+                c.get_property_value("color").unwrap(),
+            )
+        })
+        .unwrap();
+    style.remove();
+    assert_ne!(colours.0, colours.1, "{colours:?}");
+    assert_ne!(colours.0, "rgb(255, 255, 255)", "{colours:?}");
+    yes.click();
     until("the revoke", || {
         held_fetches()
             .iter()
