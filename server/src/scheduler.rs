@@ -782,24 +782,18 @@ impl Scheduler {
     /// the highest first (as a message key): the form offered it, and a reason without
     /// it left the owner to guess.
     fn lower_level_starting(&self, waiting: &Waiting) -> Option<&'static str> {
-        use shared::task::IdleStability::{High, Low, Medium};
         let chosen = waiting.spec.compute.idle_stability?;
-        [
-            (High, "ui.form.option.stability.high"),
-            (Medium, "ui.form.option.stability.medium"),
-            (Low, "ui.form.option.stability.low"),
-        ]
-        .into_iter()
-        .filter(|(level, _)| *level < chosen)
-        .find(|(level, _)| {
-            let mut spec = waiting.spec.clone();
-            spec.compute.idle_stability = Some(*level);
-            matches!(
-                shared::quota::plan_live(&spec, &self.live, &waiting.user),
-                Ok(Some(plan)) if matches!(plan.outcome, Outcome::Now { .. })
-            )
-        })
-        .map(|(_, key)| key)
+        chosen
+            .lower()
+            .find(|level| {
+                let mut spec = waiting.spec.clone();
+                spec.compute.idle_stability = Some(*level);
+                matches!(
+                    shared::quota::plan_live(&spec, &self.live, &waiting.user),
+                    Ok(Some(plan)) if matches!(plan.outcome, Outcome::Now { .. })
+                )
+            })
+            .map(|level| level.label_key())
     }
 
     /// Why a waiting task whose hold is set aside cannot start now, as the plan says it.

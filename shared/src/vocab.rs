@@ -84,6 +84,26 @@ pub enum IdleStability {
     High,
 }
 
+impl IdleStability {
+    /// The levels below this one, highest first: those a task at this level could choose
+    /// to start sooner. The form lists them and the scheduler's reason names the first.
+    /// Walked, not sorted: a sort brought the standard library's, 4 KB of the wasm.
+    pub fn lower(self) -> impl Iterator<Item = IdleStability> {
+        [Self::High, Self::Medium, Self::Low]
+            .into_iter()
+            .filter(move |level| *level < self)
+    }
+
+    /// The key of this level's name in the message catalog.
+    pub fn label_key(self) -> &'static str {
+        match self {
+            Self::Low => "ui.form.option.stability.low",
+            Self::Medium => "ui.form.option.stability.medium",
+            Self::High => "ui.form.option.stability.high",
+        }
+    }
+}
+
 /// Resource priority [资源优先级]; queue order is priority, then submit time.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -142,5 +162,28 @@ impl fmt::Display for Dimension {
             Dimension::Vcpu => "vcpu",
             Dimension::MemoryGib => "memory_gib",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdleStability::{self, High, Low, Medium};
+
+    #[test]
+    fn the_levels_below_a_stability_come_highest_first() {
+        let lower = |level: IdleStability| level.lower().collect::<Vec<_>>();
+        assert_eq!(lower(High), [Medium, Low]);
+        assert_eq!(lower(Medium), [Low]);
+        assert_eq!(lower(Low), []);
+    }
+
+    #[test]
+    fn each_stability_is_named_in_both_languages() {
+        for level in [Low, Medium, High] {
+            for lang in [crate::messages::Lang::En, crate::messages::Lang::Zh] {
+                let said = crate::messages::text(lang, level.label_key(), &[]);
+                assert_ne!(said, level.label_key(), "{level:?} has no name in {lang:?}");
+            }
+        }
     }
 }

@@ -589,14 +589,11 @@ pub fn PlanView(
                     // to choose to start sooner (quota explorer: left to guess).
                     let lower = form.and_then(|cx| {
                         let (cluster, chosen) = (cx.cluster()?, chosen_level.get()?);
-                        // From the highest down; walked, not sorted: a sort brought the
-                        // standard library's, 4 KB of the wasm. Only levels with an offer
-                        // of their own: a lower one takes the same offers (at or above
-                        // it), and would be named beside it for nothing.
-                        use shared::task::IdleStability::{High, Low, Medium};
-                        let levels: Vec<_> = [High, Medium, Low]
-                            .into_iter()
-                            .filter(|level| *level < chosen)
+                        // From the highest down. Only levels with an offer of their own:
+                        // a lower one takes the same offers (at or above it), and would be
+                        // named beside it for nothing.
+                        let levels: Vec<_> = chosen
+                            .lower()
                             .filter(|level| {
                                 cluster.idle_offers(&c.spec, None).any(|(_, o)| o.stability == *level && o.quantity > 0)
                             })
@@ -606,7 +603,7 @@ pub fn PlanView(
                             })
                             .collect();
                         let levels: Vec<String> = levels.iter()
-                            .map(|level| text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(level)), &[]))
+                            .map(|level| text(l, level.label_key(), &[]))
                             .collect();
                         (!levels.is_empty()).then(|| text(l, "ui.form.plan.idle_lower", &[("levels", list(l, &levels))]))
                     });
@@ -624,7 +621,7 @@ pub fn PlanView(
                     let fragments = offer.fragments.iter()
                         .map(|f| text(l, "ui.form.plan.fragment", &[("nodes", f.nodes.to_string()), ("units", f.units.to_string())]))
                         .collect::<Vec<_>>();
-                    let stability = text(l, &format!("ui.form.option.stability.{}", crate::form::context::wire(&offer.stability)), &[]);
+                    let stability = text(l, offer.stability.label_key(), &[]);
                     // Every unit of the offer held by tasks now.
                     let said = if offer.quantity == 0 && fragments.is_empty() {
                         text(l, "ui.form.plan.idle#none_free", &[("spec", name(&offer.spec)), ("stability", stability)])

@@ -996,9 +996,7 @@ fn resources(lang: shared::Lang, catalog: Option<&shared::Catalog>, spec: &TaskS
     // instances"), it starts the row here.
     let kind_words =
         crate::i18n::line_start(&named(&format!("resource_kind.{}", api::wire_name(&kind))));
-    let stability = compute
-        .idle_stability
-        .map(|s| named(&format!("ui.form.option.stability.{}", api::wire_name(&s))));
+    let stability = compute.idle_stability.map(|s| named(s.label_key()));
     match kind {
         ResourceKind::Reserved => {
             let pool = compute.pool.as_deref().unwrap_or_default();
