@@ -2048,7 +2048,9 @@ fn Actions(
                     </button>
                 </div>
             })}
-            <p role="status" tabindex="-1" data-testid="share-revoked" node_ref=revoked_note>
+            // A revoke leaves the keyboard here, outside the list, which Escape closes still.
+            <p role="status" tabindex="-1" data-testid="share-revoked" node_ref=revoked_note
+                on:keydown=move |ev| if links.get_untracked().is_some() { on_escape(Panel::Links)(ev) }>
                 {move || revoked.get().map(|(n, at)| lang.text_with("ui.detail.share_revoked", &[("link", n.to_string()), ("at", made_at(at))]))}
             </p>
         </section>
