@@ -306,7 +306,9 @@ fn AlertsEditor() -> impl IntoView {
             <button type="button" class="add" id=id data-testid="add-advanced.alerts"
                 on:click=move |_| {
                     cx.edit(ALERTS, |s| s.advanced.alerts.push(Alert::default()));
-                    focus_first_in(&cx.control_id(&format!("{ALERTS}[{}]", cx.spec.with_untracked(|s| s.advanced.alerts.len()) - 1)));
+                    let row = format!("{ALERTS}[{}]", cx.spec.with_untracked(|s| s.advanced.alerts.len()) - 1);
+                    cx.added_row(&row);
+                    focus_first_in(&cx.control_id(&row));
                 }>
                 {move || cx.text("ui.form.add.advanced.alerts")}
             </button>

@@ -65,6 +65,7 @@ struct Showing<'a> {
     located: &'a BTreeMap<String, Vec<Issue>>,
     reveal: bool,
     touched: &'a HashSet<String>,
+    fresh: &'a HashSet<String>,
 }
 
 impl Showing<'_> {
@@ -72,7 +73,9 @@ impl Showing<'_> {
     fn at(&self, path: &str, under: bool) -> Vec<Issue> {
         // A group's own findings (a tag row's, the autoscaling range's) show once any
         // field in it was edited.
-        if !self.reveal && !self.touched.iter().any(|t| is_within(t, path)) {
+        let edited = self.touched.iter().any(|t| is_within(t, path));
+        let revealed = self.reveal && !self.fresh.iter().any(|row| is_within(path, row));
+        if !edited && !revealed {
             return Vec::new();
         }
         let found: Vec<Issue> = if under {
@@ -217,8 +220,12 @@ pub struct FormCx {
     /// Paths the user has edited: their findings show at the field.
     touched: RwSignal<HashSet<String>>,
     /// Every finding shows at its field (after a submit attempt, an import, a restored
-    /// draft or a prefilled spec), not only those of edited fields.
-    pub reveal: RwSignal<bool>,
+    /// draft or a prefilled spec), not only those of edited fields: see
+    /// [`FormCx::show_all`].
+    reveal: RwSignal<bool>,
+    /// Rows added since every finding showed, quiet as a fresh form's fields are until
+    /// edited: a spec row just added said "is required" before it was chosen.
+    fresh: RwSignal<HashSet<String>>,
     /// The number controls whose text is not a number of their kind (`2.5` for workers),
     /// by path: the draft keeps its last value, and the report says what is wrong, as an
     /// error, so what is submitted is never other than what the box shows.
@@ -456,6 +463,7 @@ impl FormCx {
         });
         let touched = RwSignal::new(HashSet::new());
         let reveal = RwSignal::new(false);
+        let fresh = RwSignal::new(HashSet::new());
         let shown = StoredValue::new(Watchers::<FindingsWatcher>::default());
         // Likewise the one node downstream of the findings on behalf of every field: a
         // memo per field was run again, its sources dropped and tracked anew, by every
@@ -464,15 +472,18 @@ impl FormCx {
             let all = Watchers::all(shown);
             let reveal = reveal.get();
             touched.with(|touched| {
-                located.with(|located| {
-                    let showing = Showing {
-                        located,
-                        reveal,
-                        touched,
-                    };
-                    for watcher in &all {
-                        watcher(&showing);
-                    }
+                fresh.with(|fresh| {
+                    located.with(|located| {
+                        let showing = Showing {
+                            located,
+                            reveal,
+                            touched,
+                            fresh,
+                        };
+                        for watcher in &all {
+                            watcher(&showing);
+                        }
+                    })
                 })
             });
         });
@@ -504,6 +515,7 @@ impl FormCx {
             shown,
             touched,
             reveal,
+            fresh,
             unparsed,
             lang: UiLang::use_context(),
             ids: Ids::take(),
@@ -559,11 +571,14 @@ impl FormCx {
         let path = path.to_owned();
         let read = move |s: &Showing<'_>| s.at(&path, under);
         let now = self.touched.with_untracked(|touched| {
-            self.located.with_untracked(|located| {
-                read(&Showing {
-                    located,
-                    reveal: self.reveal.get_untracked(),
-                    touched,
+            self.fresh.with_untracked(|fresh| {
+                self.located.with_untracked(|located| {
+                    read(&Showing {
+                        located,
+                        reveal: self.reveal.get_untracked(),
+                        touched,
+                        fresh,
+                    })
                 })
             })
         });
@@ -639,8 +654,16 @@ impl FormCx {
     pub fn edit(&self, path: &str, change: impl FnOnce(&mut TaskSpec)) {
         self.touch(path);
         // A row added or removed moves the rows below it: text held for one of them
-        // would be said of another.
+        // would be said of another, and a row left quiet would be another row. A row
+        // added and left for the next one is left, and says what it lacks.
         self.forget_unparsed(path);
+        if self
+            .fresh
+            .with_untracked(|rows| rows.iter().any(|row| is_within(row, path)))
+        {
+            self.fresh
+                .update(|rows| rows.retain(|row| !is_within(row, path)));
+        }
         self.spec.update(change);
     }
 
@@ -750,6 +773,25 @@ impl FormCx {
         }) {
             self.unparsed
                 .update(|bad| bad.retain(|(k, _)| !(path.is_empty() || is_within(k, path))));
+        }
+    }
+
+    /// Shows every finding at its field (`true`: a submit attempt, an import, a restored
+    /// draft or a prefilled spec), or only those of edited fields (`false`: started
+    /// over).
+    pub fn show_all(&self, on: bool) {
+        self.fresh.update(HashSet::clear);
+        self.reveal.set(on);
+    }
+
+    /// Marks the row at `row`, just added, quiet until edited in a form that shows
+    /// every finding: its fields are blank because it is new, not because they were
+    /// left so.
+    pub fn added_row(&self, row: &str) {
+        if self.reveal.get_untracked() {
+            self.fresh.update(|rows| {
+                rows.insert(row.to_owned());
+            });
         }
     }
 

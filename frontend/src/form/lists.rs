@@ -44,12 +44,13 @@ impl<T: Clone + Default + Send + Sync + 'static> List<T> {
 
     fn add(self, cx: FormCx) {
         cx.edit(self.path, |s| (self.get_mut)(s).push(T::default()));
-        let id = cx.control_id(&format!(
+        let row = format!(
             "{}[{}]",
             self.path,
             cx.spec.with_untracked(|s| (self.get)(s).len()) - 1
-        ));
-        focus_first_in(&id);
+        );
+        cx.added_row(&row);
+        focus_first_in(&cx.control_id(&row));
     }
 
     fn remove(self, cx: FormCx, i: usize) {

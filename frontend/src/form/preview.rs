@@ -305,7 +305,7 @@ pub fn Preview(
         cx.spec.set(spec);
         cx.reset_unparsed();
         // An imported spec is checked like any input: every finding shows.
-        cx.reveal.set(true);
+        cx.show_all(true);
         // Said where the user is: the fields it changed may be far above.
         import_note.set(Some(ImportNote::Imported));
         import_text.set(String::new());

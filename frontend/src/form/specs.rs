@@ -87,7 +87,9 @@ pub fn SpecsEditor() -> impl IntoView {
         cx.edit(PATH, |s| s.compute.specs.push(String::new()));
         // The draft's length, not the watched one: that follows only after the change.
         let last = cx.spec.with_untracked(|s| s.compute.specs.len()) - 1;
-        focus_first_in(&cx.control_id(&format!("{PATH}[{last}]")));
+        let row = format!("{PATH}[{last}]");
+        cx.added_row(&row);
+        focus_first_in(&cx.control_id(&row));
     };
     view! {
         <div class="list specs" data-field=PATH role="group" aria-labelledby=labelled

@@ -148,7 +148,7 @@ pub fn TaskForm(
         freshness,
         usage_read_at,
     );
-    cx.reveal.set(revealed || restored);
+    cx.show_all(revealed || restored);
     // Said until the user starts over.
     let restored = RwSignal::new(restored);
     // A submit answered as the page was reloaded: what it made is said on the blank form
@@ -282,7 +282,7 @@ pub fn TaskForm(
     let cloned_from = RwSignal::new(copy_of);
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        cx.reveal.set(true);
+        cx.show_all(true);
         if submitting.get_untracked() {
             return;
         }
@@ -383,7 +383,7 @@ pub fn TaskForm(
         back_to_start();
         autosave.restart();
         cx.server.set(None);
-        cx.reveal.set(false);
+        cx.show_all(false);
         cx.untouch_all();
         cx.spec.set(blank.get_value());
         origin.set_value(blank.get_value());

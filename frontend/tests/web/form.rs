@@ -570,6 +570,41 @@ async fn a_row_added_to_an_empty_list_gets_the_focus() {
     assert_eq!(focused(), "environment.env[0].name");
 }
 
+/// A row added to a form that shows every finding (a clone) is quiet until edited, as a
+/// fresh form's field is: a spec row just added said it was required before it could be
+/// chosen (clone explorer). Left for another row of its list, or with a submit pressed,
+/// it says what it lacks.
+#[wasm_bindgen_test]
+async fn a_row_added_to_a_form_showing_every_finding_is_quiet_until_edited() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    let before = form.submitted().await;
+    let spec = |i: usize| format!("compute.specs[{}]", before.compute.specs.len() + i);
+    let env = format!("environment.env[{}].name", before.environment.env.len());
+    form.click("add-compute.specs").await;
+    crate::after_paint().await;
+    assert_eq!(form.codes_at(&spec(0)), Vec::<String>::new());
+    form.click("add-environment.env").await;
+    crate::after_paint().await;
+    assert_eq!(form.codes_at(&env), Vec::<String>::new());
+    assert_eq!(
+        form.codes_at(&spec(0)),
+        Vec::<String>::new(),
+        "another list's row leaves it quiet"
+    );
+    form.click("add-compute.specs").await;
+    crate::after_paint().await;
+    assert_ne!(
+        form.codes_at(&spec(0)),
+        Vec::<String>::new(),
+        "left blank for the next row"
+    );
+    assert_eq!(form.codes_at(&spec(1)), Vec::<String>::new());
+    form.click("submit").await;
+    crate::after_paint().await;
+    assert_ne!(form.codes_at(&spec(1)), Vec::<String>::new());
+    assert_ne!(form.codes_at(&env), Vec::<String>::new());
+}
+
 #[wasm_bindgen_test]
 async fn an_env_var_name_error_appears_at_its_field_and_clears_when_fixed() {
     let form = mount(None, false).await;
