@@ -800,44 +800,77 @@ impl Scheduler {
     fn reason_unheld(&self, waiting: &Waiting) -> Message {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
             Ok(Some(plan)) => match plan.outcome {
-                Outcome::Queue { reason, .. } => {
-                    // That no idle capacity is offered says already what it waits for.
-                    let no_offer = matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. });
-                    let mut said = named(reason.to_message(), &self.catalog, &waiting.spec);
-                    if no_offer && let Some(level) = self.lower_level_starting(waiting) {
-                        said.key = "queue.no_idle_offer#lower".into();
-                        said = said.with_message("level", Message::new(level));
-                    }
-                    // It would wait with none of Berth's tasks running too: for capacity
-                    // used outside Berth, which "will queue" alone read as waiting for
-                    // the user's own tasks (scheduler explorer); an idle task, for more
-                    // idle capacity to be offered (recheck explorer).
-                    if no_offer || self.berth_can_free(waiting) {
-                        return said;
-                    }
-                    // Said by the plan on that use: what is free now says nothing of
-                    // what would be (explorer: "0 of 13 replicas fit, even if all of
-                    // Berth's tasks end", where 12 would).
-                    let alone = match shared::quota::plan(
-                        &waiting.spec,
-                        &self.catalog,
-                        &self.base,
-                        &waiting.user,
-                    ) {
-                        Ok(Some(shared::quota::Plan {
-                            outcome: Outcome::Queue { reason, .. },
-                            ..
-                        })) => named(reason.to_message(), &self.catalog, &waiting.spec),
-                        _ => said,
-                    };
-                    Message::new(shared::quota::outside_berth_key(&waiting.spec))
-                        .with_message("reason", alone)
+                Outcome::Queue { .. } => {
+                    self.nor_on_idle(waiting, &plan, self.reason_queued(waiting, &plan))
                 }
                 Outcome::Blocked => Message::new("queue.blocked"),
                 Outcome::Now { .. } => Message::new("queue.capacity_changed"),
             },
             Ok(None) => Message::new("queue.spec_unresolved"),
             Err(err) => Message::new("queue.error").with("error", err),
+        }
+    }
+
+    /// `said` of reserved capacity that accepts idle capacity, which waits for both:
+    /// with why the idle capacity cannot start it either, as the form tells it beside
+    /// the pool's reason (the task page told the pool's alone).
+    fn nor_on_idle(&self, waiting: &Waiting, plan: &shared::quota::Plan, said: Message) -> Message {
+        let compute = &waiting.spec.compute;
+        if plan.kind != ResourceKind::Reserved || !compute.accept_idle {
+            return said;
+        }
+        let Some(used) = plan.used() else {
+            return said;
+        };
+        let key = if plan.idle.iter().any(|offer| offer.quantity > 0) {
+            "queue.no_idle_offer#also_short"
+        } else if compute.idle_stability.is_some() {
+            "queue.no_idle_offer#also"
+        } else {
+            "queue.no_idle_offer#also_any"
+        };
+        Message::new(key)
+            .with_message("reason", said)
+            .with("spec", self.catalog.spec_name(&waiting.spec, &used.spec))
+    }
+
+    /// Why a waiting task whose plan queues it cannot start now.
+    fn reason_queued(&self, waiting: &Waiting, plan: &shared::quota::Plan) -> Message {
+        match plan.outcome.clone() {
+            Outcome::Queue { reason, .. } => {
+                // That no idle capacity is offered says already what it waits for.
+                let no_offer = matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. });
+                let mut said = named(reason.to_message(), &self.catalog, &waiting.spec);
+                if no_offer && let Some(level) = self.lower_level_starting(waiting) {
+                    said.key = "queue.no_idle_offer#lower".into();
+                    said = said.with_message("level", Message::new(level));
+                }
+                // It would wait with none of Berth's tasks running too: for capacity
+                // used outside Berth, which "will queue" alone read as waiting for
+                // the user's own tasks (scheduler explorer); an idle task, for more
+                // idle capacity to be offered (recheck explorer).
+                if no_offer || self.berth_can_free(waiting) {
+                    return said;
+                }
+                // Said by the plan on that use: what is free now says nothing of
+                // what would be (explorer: "0 of 13 replicas fit, even if all of
+                // Berth's tasks end", where 12 would).
+                let alone = match shared::quota::plan(
+                    &waiting.spec,
+                    &self.catalog,
+                    &self.base,
+                    &waiting.user,
+                ) {
+                    Ok(Some(shared::quota::Plan {
+                        outcome: Outcome::Queue { reason, .. },
+                        ..
+                    })) => named(reason.to_message(), &self.catalog, &waiting.spec),
+                    _ => said,
+                };
+                Message::new(shared::quota::outside_berth_key(&waiting.spec))
+                    .with_message("reason", alone)
+            }
+            _ => Message::new("queue.capacity_changed"),
         }
     }
 }
@@ -1496,6 +1529,68 @@ mod tests {
                 "所选稳定性等级及以上没有 A100 single card 单卡 的闲时资源；选择较低的稳定性等级即可立即启动：中"
             ]
         );
+    }
+
+    /// Reserved capacity that accepts idle capacity waits for both, and is told why
+    /// neither starts it, as the form tells it (the task page told the pool's reason
+    /// alone).
+    #[test]
+    fn a_reserved_task_accepting_idle_is_told_why_idle_capacity_cannot_start_it_either() {
+        let (catalog, usage) = world(1024);
+        let mut scheduler = Scheduler::new(Arc::clone(&catalog), usage);
+        // bj-a's pool of 16 nodes full, and the 8 it offers as idle at high stability.
+        assert_eq!(submit_now(&mut scheduler, 1, task(8, 15)), [id(1)]);
+        let idle = task(8, 7).with(|s| {
+            s.compute.kind = Some(ResourceKind::Idle);
+            s.compute.pool = None;
+            s.compute.idle_stability = Some(shared::task::IdleStability::High);
+        });
+        assert_eq!(submit_now(&mut scheduler, 5, idle), [id(5)]);
+        let accepting = |level| {
+            task(8, 1).with(|s| {
+                s.compute.accept_idle = true;
+                s.compute.idle_stability = level;
+            })
+        };
+        let at_high = submit_pass(
+            &mut scheduler,
+            2,
+            accepting(Some(shared::task::IdleStability::High)),
+        );
+        assert!(admitted(&at_high).is_empty());
+        let said = said_to(&at_high, &id(2));
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].ends_with(
+                "; nor is idle capacity of A100 single card 单卡 offered at the chosen stability or above"
+            ) && said[0].starts_with("no node has a free GPU"),
+            "{said:?}"
+        );
+        let at_any = submit_pass(&mut scheduler, 3, accepting(None));
+        let said = said_to(&at_any, &id(3));
+        assert!(
+            said[0].ends_with(
+                "; nor is idle capacity of A100 single card 单卡 offered at any stability"
+            ),
+            "{said:?}"
+        );
+        let zh: Vec<String> = at_any
+            .iter()
+            .filter_map(|d| match d {
+                Decision::Wait { id: w, reason } if *w == id(3) => {
+                    Some(reason.render(shared::Lang::Zh))
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(
+            zh[0].ends_with("；任何稳定性等级也都没有 A100 single card 单卡 的闲时资源"),
+            "{zh:?}"
+        );
+        // Without idle accepted, the pool's reason alone.
+        let pool_only = submit_pass(&mut scheduler, 4, task(8, 1));
+        let said = said_to(&pool_only, &id(4));
+        assert!(!said[0].contains("idle"), "{said:?}");
     }
 
     /// Idle tasks are placed on their cluster's idle offers, not on the pool's nodes:

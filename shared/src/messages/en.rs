@@ -1144,6 +1144,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "no idle capacity of {spec} is offered at the chosen stability or above",
     ),
     (
+        "queue.no_idle_offer#also",
+        "{reason}; nor is idle capacity of {spec} offered at the chosen stability or above",
+    ),
+    (
+        "queue.no_idle_offer#also_any",
+        "{reason}; nor is idle capacity of {spec} offered at any stability",
+    ),
+    (
+        "queue.no_idle_offer#also_short",
+        "{reason}; nor can the idle capacity of {spec} offered now hold it",
+    ),
+    (
         "queue.no_idle_offer#lower",
         "no idle capacity of {spec} is offered at the chosen stability or above; it would start now at a lower one: {level}",
     ),

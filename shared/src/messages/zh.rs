@@ -984,6 +984,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "所选稳定性等级及以上没有 {spec} 的闲时资源",
     ),
     (
+        "queue.no_idle_offer#also",
+        "{reason}；所选稳定性等级及以上也没有 {spec} 的闲时资源",
+    ),
+    (
+        "queue.no_idle_offer#also_any",
+        "{reason}；任何稳定性等级也都没有 {spec} 的闲时资源",
+    ),
+    (
+        "queue.no_idle_offer#also_short",
+        "{reason}；当前的 {spec} 闲时资源也容纳不下它",
+    ),
+    (
         "queue.no_idle_offer#lower",
         "所选稳定性等级及以上没有 {spec} 的闲时资源；选择较低的稳定性等级即可立即启动：{level}",
     ),
