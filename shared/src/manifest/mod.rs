@@ -213,11 +213,10 @@ pub fn render(
 /// The suffix a preview's name takes in place of the one drawn at submit.
 pub const PREVIEW_SUFFIX: &str = "xxxxx";
 
-/// The `TASK_UUID` a preview shows in place of the one given at submit.
-pub const PREVIEW_UUID: &str = "00000000-0000-0000-0000-000000000000";
-
 /// What a spec becomes, for review before submitting (`berth render`,
-/// `POST /api/v1/render`, the console): the name ends in [`PREVIEW_SUFFIX`], hidden env
+/// `POST /api/v1/render`, the console): the name ends in [`PREVIEW_SUFFIX`] and is its
+/// `TASK_UUID` too, as a submitted task's id is both (a zero UUID there told scripts to
+/// parse a UUID, which the running task's is not: platform explorer), hidden env
 /// values (the task's and the user's persistent ones) are masked, the SSH key is
 /// [`SshKeyPair::placeholder`]. Never apply a preview.
 ///
@@ -238,7 +237,7 @@ pub fn preview(
     render(
         &spec,
         &name,
-        PREVIEW_UUID,
+        &name,
         &masked,
         user,
         Some(&SshKeyPair::placeholder()),
@@ -576,7 +575,10 @@ mod tests {
         }
         let job = objects.last().expect("job");
         assert_eq!(job.name(), "llama-finetune-xxxxx");
-        assert!(text.contains(PREVIEW_UUID));
+        assert!(
+            text.contains(r#"{"name":"TASK_UUID","value":"llama-finetune-xxxxx"}"#),
+            "its TASK_UUID is its name, as a submitted task's is"
+        );
     }
 
     #[test]
