@@ -703,7 +703,8 @@ impl QueryParams for ListParams {
             (
                 "phase",
                 "one of `queued`, `scheduling`, `running`, `retrying`, `succeeded`, `failed` \
-                 or `stopped` (a deleted task is gone for everyone, so none is listed)"
+                 or `stopped`, or `active` for every task that has not ended (a deleted task \
+                 is gone for everyone, so none is listed)"
                     .to_owned(),
             ),
             ("type", "`pytorch_job` or `ray_job`".to_owned()),
