@@ -487,15 +487,23 @@ impl<'a> Job<'a> {
 
     fn template(&self, target: &dyn Target) -> Result<Template, RenderError> {
         let (env, hidden) = pod::env(self);
-        let (volumes, volume_mounts) = pod::volumes(self);
+        let (mut volumes, mut volume_mounts) = pod::volumes(self);
         let spec = self.worker_spec();
+        let resources = pod::ResourceRequirements::of(spec, self.spec.compute.units_per_node);
+        if self.task_type == TaskType::PyTorchJob
+            && let Some(memory) = resources.limits.get("memory")
+        {
+            let (volume, mount) = pod::shared_memory(memory);
+            volumes.push(volume);
+            volume_mounts.push(mount);
+        }
         let container = pod::Container {
             name: target.container_name().to_owned(),
             image: self.image.clone(),
             command: Vec::new(),
             env,
             ports: pod::metrics_port(self).into_iter().collect(),
-            resources: pod::ResourceRequirements::of(spec, self.spec.compute.units_per_node),
+            resources,
             volume_mounts,
             lifecycle: None,
         };
@@ -579,6 +587,30 @@ mod tests {
             text.contains(r#"{"name":"TASK_UUID","value":"llama-finetune-xxxxx"}"#),
             "its TASK_UUID is its name, as a submitted task's is"
         );
+    }
+
+    /// A PyTorchJob's every replica has shared memory at /dev/shm up to its memory, as a
+    /// hand-written one does; a RayJob's pods get KubeRay's own, so Berth adds none.
+    #[test]
+    fn a_pytorchjob_mounts_shared_memory_up_to_its_memory_and_a_rayjob_leaves_it_to_kuberay() {
+        let (catalog, user) = (crate::demo::catalog(), crate::demo::user());
+        let shm = |spec: &TaskSpec| {
+            let objects = preview(spec, &catalog, &user).expect("renders");
+            let text = serde_json::to_string(objects.last().expect("job")).expect("JSON");
+            (
+                text.matches(r#"{"name":"dshm","mountPath":"/dev/shm"}"#)
+                    .count(),
+                text.matches(r#""emptyDir":{"medium":"Memory","sizeLimit":"#)
+                    .count(),
+            )
+        };
+        let pytorch = crate::demo::pytorch();
+        let text = serde_json::to_string(&preview(&pytorch, &catalog, &user).expect("renders"))
+            .expect("JSON");
+        assert!(text.contains(r#""emptyDir":{"medium":"Memory","sizeLimit":"240Gi"}"#));
+        assert!(text.contains(r#""limits":{"cpu":"#) && text.contains(r#""memory":"240Gi""#));
+        assert_eq!(shm(&pytorch), (2, 2), "the master's and the workers'");
+        assert_eq!(shm(&crate::demo::ray()), (0, 0));
     }
 
     #[test]

@@ -216,6 +216,48 @@ pub struct Volume {
     /// A ConfigMap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config_map: Option<ConfigMapSource>,
+    /// A directory of the pod's own: the PyTorchJob's shared memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_dir: Option<EmptyDirSource>,
+}
+
+/// `emptyDir`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EmptyDirSource {
+    /// `Memory`: a tmpfs, counted in the container's memory.
+    pub medium: String,
+    /// The most it may hold, a quantity.
+    pub size_limit: String,
+}
+
+/// Where a PyTorchJob's shared memory is mounted.
+pub const SHM_PATH: &str = "/dev/shm";
+
+/// A PyTorchJob's shared memory: a memory-backed `emptyDir` at `/dev/shm`, up to the
+/// container's memory (`memory`, its limit). A container's own is 64 MiB, too small for
+/// NCCL between its GPUs and for a DataLoader's workers, which fail with a bus error;
+/// the Training Operator adds none, where KubeRay adds one of its own (`shared-mem`) to
+/// Ray's pods (platform explorer).
+pub fn shared_memory(memory: &str) -> (Volume, VolumeMount) {
+    (
+        Volume {
+            name: "dshm".to_owned(),
+            persistent_volume_claim: None,
+            secret: None,
+            config_map: None,
+            empty_dir: Some(EmptyDirSource {
+                medium: "Memory".to_owned(),
+                size_limit: memory.to_owned(),
+            }),
+        },
+        VolumeMount {
+            name: "dshm".to_owned(),
+            mount_path: SHM_PATH.to_owned(),
+            read_only: false,
+            sub_path: None,
+        },
+    )
 }
 
 /// `persistentVolumeClaim`.
@@ -475,6 +517,7 @@ fn mounted(job: &Job<'_>, submitter: bool) -> (Vec<Volume>, Vec<VolumeMount>) {
                 default_mode: 0o400,
             }),
             config_map: None,
+            empty_dir: None,
         });
         mounts.push(VolumeMount {
             name: "ssh-key".to_owned(),
@@ -490,6 +533,7 @@ fn mounted(job: &Job<'_>, submitter: bool) -> (Vec<Volume>, Vec<VolumeMount>) {
                 config_map: Some(ConfigMapSource {
                     name: hosts_config_map_name(job.name),
                 }),
+                empty_dir: None,
             });
             mounts.push(VolumeMount {
                 name: "ssh-hosts".to_owned(),
@@ -511,6 +555,7 @@ fn claim(name: String, claim_name: &str, read_only: bool) -> Volume {
         }),
         secret: None,
         config_map: None,
+        empty_dir: None,
     }
 }
 
