@@ -7273,6 +7273,20 @@ async fn a_log_is_filtered_to_the_lines_containing_what_is_typed() {
     })
     .await;
     assert_eq!(count().as_deref(), Some("1 of 5 lines contain it."));
+    // A screen reader hears the count once typing pauses, not at each key nor as the
+    // log grows: the line over the box is no live region (screen-reader explorer).
+    let heard = || {
+        find(&host, "[data-testid='log-heard']")
+            .text_content()
+            .unwrap_or_default()
+    };
+    assert_eq!(heard(), "", "not while typing");
+    assert_eq!(
+        find(&host, "[data-testid='log-state']").get_attribute("role"),
+        None
+    );
+    crate::sleep(800).await;
+    assert_eq!(heard(), "1 of 5 lines contain it.");
     type_in("LOSS");
     until("the lines with it", || {
         pre.text_content().unwrap_or_default().lines().count() == 3
