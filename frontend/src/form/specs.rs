@@ -12,7 +12,17 @@ const PATH: &str = "compute.specs";
 /// Moves row `from` to `to` and keeps the focus on the moved spec; `moved` says where
 /// it went (a live region reads it out: the focus alone does not tell a screen reader
 /// that the order changed).
-fn move_row(cx: FormCx, from: usize, to: usize, moved: RwSignal<String>) {
+/// Moves the spec at `from` to `to`; the keyboard goes with it, to its select, or with
+/// `arrow` to that arrow of the row's (`".up"`, `".down"`), or the other when the row
+/// reached the list's end (keyboard explorer: a press of ↓ left the keyboard on the
+/// select, to Tab back for the next).
+fn move_row(
+    cx: FormCx,
+    from: usize,
+    to: usize,
+    moved: RwSignal<String>,
+    arrow: Option<&'static str>,
+) {
     let len = cx.spec.with_untracked(|s| s.compute.specs.len());
     if from >= len || to >= len || from == to {
         return;
@@ -32,7 +42,32 @@ fn move_row(cx: FormCx, from: usize, to: usize, moved: RwSignal<String>) {
             ("count", len.to_string()),
         ],
     ));
-    focus_first_in(&cx.control_id(&format!("{PATH}[{to}]")));
+    let select = cx.control_id(&format!("{PATH}[{to}]"));
+    let Some(arrow) = arrow else {
+        focus_first_in(&select);
+        return;
+    };
+    leptos::task::spawn_local(async move {
+        // The rows are drawn again a few effect rounds after the change.
+        for _ in 0..8 {
+            leptos::task::tick().await;
+        }
+        let row = document()
+            .get_element_by_id(&select)
+            .and_then(|el| el.closest("li").ok().flatten());
+        let button = |selector: &str| {
+            row.as_ref()
+                .and_then(|row| row.query_selector(selector).ok().flatten())
+                .and_then(|el| {
+                    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlButtonElement>(el).ok()
+                })
+                .filter(|b| !b.disabled())
+        };
+        let other = if arrow == ".up" { ".down" } else { ".up" };
+        if let Some(button) = button(arrow).or_else(|| button(other)) {
+            let _ = button.focus();
+        }
+    });
 }
 
 /// The priority list editor.
@@ -153,7 +188,7 @@ pub fn SpecsEditor() -> impl IntoView {
                             on:drop=move |ev| {
                                 ev.prevent_default();
                                 if let Some(from) = dragged.get_untracked() {
-                                    move_row(cx, from, i, moved);
+                                    move_row(cx, from, i, moved, None);
                                 }
                                 dragged.set(None);
                                 over.set(None);
@@ -171,10 +206,10 @@ pub fn SpecsEditor() -> impl IntoView {
                                         "ArrowUp" => {
                                             ev.prevent_default();
                                             if i > 0 {
-                                                move_row(cx, i, i - 1, moved);
+                                                move_row(cx, i, i - 1, moved, None);
                                             }
                                         }
-                                        "ArrowDown" => { ev.prevent_default(); move_row(cx, i, i + 1, moved); }
+                                        "ArrowDown" => { ev.prevent_default(); move_row(cx, i, i + 1, moved, None); }
                                         _ => {}
                                     }
                                 }
@@ -190,10 +225,10 @@ pub fn SpecsEditor() -> impl IntoView {
                             <SelectField path=row.clone() no_help=true lens options=offered
                                 aria_label=Signal::derive(label("ui.form.specs.row")) kept_name=super::compute::spec_name />
                             <button type="button" class="up" data-testid=format!("up-{row}") disabled={ i == 0 }
-                                aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1), moved)>"↑"</button>
+                                aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1), moved, Some(".up"))>"↑"</button>
                             <button type="button" class="down" data-testid=format!("down-{row}")
                                 disabled=move || { i + 1 >= len.get() }
-                                aria-label=label("ui.form.specs.down") on:click=move |_| move_row(cx, i, i + 1, moved)>"↓"</button>
+                                aria-label=label("ui.form.specs.down") on:click=move |_| move_row(cx, i, i + 1, moved, Some(".down"))>"↓"</button>
                             <button type="button" class="remove" data-testid=format!("remove-{row}")
                                 aria-label=label("ui.form.specs.remove")
                                 on:click=move |ev| {
