@@ -524,6 +524,13 @@ async fn the_preview_is_written_while_open_and_follows_the_draft() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     // Closed, the preview holds nothing (it is not rebuilt per keystroke).
     assert_eq!(form.text("preview"), "");
+    // Focusable to scroll by keyboard, it has a name.
+    assert_eq!(
+        form.test_id("preview")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Preview: the spec that will be submitted (YAML)")
+    );
     form.type_in("basic.name_prefix", "first-name").await;
     assert_eq!(form.text("preview"), "");
     // Opened, it shows the draft as it is now, and follows each change.
@@ -1611,12 +1618,30 @@ async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
             .as_deref(),
         Some("Instance specs: number 2 by priority")
     );
+    form.test_id("up-compute.specs[1]").focus().unwrap();
     form.click("up-compute.specs[1]").await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     assert_eq!(
         form.text("specs-moved"),
         "H100 whole node 整机 is now spec 1 of 2"
     );
+    // Moved by its arrow, the keyboard goes with the row to its arrows, the other one as
+    // it reached the top, so the next press moves it on or back (keyboard explorer: it
+    // went to the select).
+    sleep(20).await;
+    let focused_test_id = || {
+        document()
+            .active_element()
+            .and_then(|e| e.get_attribute("data-testid"))
+    };
+    assert_eq!(focused_test_id().as_deref(), Some("down-compute.specs[0]"));
+    form.click("down-compute.specs[0]").await;
+    sleep(20).await;
+    assert_eq!(form.submitted().await.compute.specs, ["h100-1g", "h100-8g"]);
+    assert_eq!(focused_test_id().as_deref(), Some("up-compute.specs[1]"));
+    form.click("up-compute.specs[1]").await;
+    sleep(20).await;
+    assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     // By mouse: drag the second row onto the first.
     let row = |i: usize| {
         form.find(&format!("li[data-row='compute.specs[{i}]']"))
