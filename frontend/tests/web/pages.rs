@@ -5085,20 +5085,30 @@ async fn a_clones_submit_says_which_task_it_copies() {
 
 /// The task page a submit led to says the task was made, into a status line already in
 /// the page, as the form's own line did until the page changed (screen-reader explorer:
-/// that line went with the form, and nothing said the submit had worked).
+/// that line went with the form, and nothing said the submit had worked), until the
+/// task is deleted.
 #[wasm_bindgen_test]
 async fn the_page_a_submit_leads_to_says_the_task_was_made() {
     let (address, host, handle) = cloned_form("src-24680").await;
     press_until_asked(&host, "submit", "/api/v1/tasks?").await;
-    let made = task("t9", TaskPhase::Queued, TaskType::PyTorchJob);
+    // Ended already: a delete is offered.
+    let made = task("t1", TaskPhase::Succeeded, TaskType::PyTorchJob);
     answer_fetch("/api/v1/tasks?", &serde_json::to_string(&made).unwrap());
     answer_detail_loads(&made, ("[]", 0), ("[]", 0)).await;
     let line = find(&host, "[data-testid='created-here']");
     assert_eq!(line.get_attribute("role").as_deref(), Some("status"));
     until("the line said", || {
-        all_text(&host, "[data-testid='created-here']") == ["Submitted: task t9 was created."]
+        all_text(&host, "[data-testid='created-here']") == ["Submitted: task t1 was created."]
     })
     .await;
+    // It goes with its task: "created" stood over "deleted" (keyboard explorer).
+    delete_asked(&host).await;
+    refuse_fetch_where(|u| u.ends_with("/tasks/t1"), 200, "");
+    until("deleted", || {
+        all_text(&host, "[data-testid='deleted']").concat() == "Task t1 was deleted."
+    })
+    .await;
+    assert_eq!(all_text(&host, "[data-testid='created-here']").concat(), "");
     finish(handle, &host, &address);
     crate::forget_drafts();
 }
