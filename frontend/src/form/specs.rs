@@ -244,6 +244,20 @@ pub fn SpecsEditor() -> impl IntoView {
                 }).collect_view()}
             </ol>
             <p class="visually-hidden" aria-live="polite" data-testid="specs-moved">{move || moved.get()}</p>
+            // Worded as a switch of region or cluster says what it left out.
+            <p class="note left-out" role="status" data-testid="specs-dropped">{move || cx.specs_dropped.with(|dropped| {
+                let (kind, ids) = dropped.as_ref()?;
+                let lang = cx.lang();
+                let items: Vec<String> = ids.iter()
+                    .map(|id| shared::messages::text(lang, "ui.form.left_out.spec", &[("name", super::compute::spec_name(cx, id))]))
+                    .collect();
+                let before = kind.map(|k| crate::i18n::line_start(&cx.text(&format!("resource_kind.{}", super::context::wire(&k)))));
+                Some(shared::messages::text(
+                    lang,
+                    if before.is_some() { "ui.form.left_out" } else { "ui.form.left_out#none" },
+                    &[("items", shared::messages::list(lang, &items)), ("before", before.unwrap_or_default())],
+                ))
+            })}</p>
             <button type="button" class="add" id=id data-testid="add-compute.specs" on:click=add>
                 {move || cx.text("ui.form.add.compute.specs")}
             </button>

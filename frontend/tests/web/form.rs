@@ -612,6 +612,36 @@ async fn a_row_added_to_a_form_showing_every_finding_is_quiet_until_edited() {
     assert_ne!(form.codes_at(&env), Vec::<String>::new());
 }
 
+/// A switch of resource kind whose pool offers none of the list's specs says it left
+/// them out, as a switch of region does, and how to keep them (keyboard explorer: the
+/// list emptied to "is required" without a word); switched straight back, they are back
+/// and the note goes.
+#[wasm_bindgen_test]
+async fn a_switch_of_kind_says_which_specs_it_left_out() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.choose("compute.kind", "reserved").await;
+    form.choose("compute.pool", "sh-a-h100").await;
+    form.choose("compute.specs[0]", "h100-8g").await;
+    form.click("add-compute.specs").await;
+    form.choose("compute.specs[1]", "h100-1g").await;
+    assert_eq!(form.text("specs-dropped"), "");
+    form.choose("compute.kind", "on_demand").await;
+    assert_eq!(form.submitted().await.compute.specs, Vec::<String>::new());
+    assert_eq!(
+        form.text("specs-dropped"),
+        "Not offered here, so left out of the task: spec H100 whole node 整机 and spec H100 single card 单卡. Choose Reserved instances again now to keep them."
+    );
+    assert_eq!(
+        form.test_id("specs-dropped")
+            .get_attribute("role")
+            .as_deref(),
+        Some("status")
+    );
+    form.choose("compute.kind", "reserved").await;
+    assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
+    assert_eq!(form.text("specs-dropped"), "");
+}
+
 #[wasm_bindgen_test]
 async fn an_env_var_name_error_appears_at_its_field_and_clears_when_fixed() {
     let form = mount(None, false).await;
