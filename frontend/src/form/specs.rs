@@ -216,14 +216,16 @@ pub fn SpecsEditor() -> impl IntoView {
                             }>
                             // The spec used is marked by a sign too, not by its colour alone,
                             // which forced colours take away (low-vision explorer); in room kept
-                            // for it, so no row moves as the plan's choice does.
+                            // for it, so no row moves as the plan's choice does. Said in the
+                            // select's name (keyboard explorer: heard nowhere in the list).
                             <span class="rank" aria-hidden="true">{i + 1}<span class="used-tick" data-testid="spec-used">{move || used().then_some("✓")}</span></span>
                             // Each row's label repeats the list's: its name says which row, after
                             // the label's own words (the name a voice user speaks).
                             // A spec a switch of pool or instance type left here is named as
                             // the plan names it, not by its id (reshaping explorer).
                             <SelectField path=row.clone() no_help=true lens options=offered
-                                aria_label=Signal::derive(label("ui.form.specs.row")) kept_name=super::compute::spec_name />
+                                aria_label=Signal::derive(move || label(if used() { "ui.form.specs.row#used" } else { "ui.form.specs.row" })())
+                                kept_name=super::compute::spec_name />
                             <button type="button" class="up" data-testid=format!("up-{row}") disabled={ i == 0 }
                                 aria-label=label("ui.form.specs.up") on:click=move |_| move_row(cx, i, i.saturating_sub(1), moved, Some(".up"))>"↑"</button>
                             <button type="button" class="down" data-testid=format!("down-{row}")

@@ -2787,7 +2787,8 @@ async fn fields_have_visible_edges_and_follow_the_font_size() {
 }
 
 /// The spec list marks the spec the task would use by a sign, not by its colour alone
-/// (forced colours take colours away: low-vision explorer), in room kept for it.
+/// (forced colours take colours away: low-vision explorer), in room kept for it, and in
+/// words in its select's name.
 #[wasm_bindgen_test]
 async fn the_spec_used_is_marked_by_a_sign_in_its_row() {
     let style = form_style();
@@ -2811,6 +2812,13 @@ async fn the_spec_used_is_marked_by_a_sign_in_its_row() {
     };
     let (tick, width) = ticks()[0].clone();
     assert_eq!(tick, "✓");
+    // Said in its select's name too (keyboard explorer: heard nowhere in the list).
+    assert_eq!(
+        form.control("compute.specs[0]")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Instance specs: number 1 by priority, the one the task would use")
+    );
     // In a narrow form the select stays beside its rank, on the row's first line (the
     // rank's room broke each row into three lines: regression sweep).
     form.host.style().set_property("width", "560px").unwrap();

@@ -2384,6 +2384,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.specs.row",
         "Instance specs: number {rank} by priority",
     ),
+    (
+        "ui.form.specs.row#used",
+        "Instance specs: number {rank} by priority, the one the task would use",
+    ),
     ("ui.form.specs.up", "Move spec {rank} up"),
     ("ui.form.stability_any", "Any level"),
     ("ui.form.start_over", "Start over"),

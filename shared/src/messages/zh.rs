@@ -2075,6 +2075,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "可用箭头按钮、Alt+↑/Alt+↓ 或拖动调整顺序。",
     ),
     ("ui.form.specs.row", "实例规格：优先级第 {rank} 位"),
+    (
+        "ui.form.specs.row#used",
+        "实例规格：优先级第 {rank} 位，任务将使用此规格",
+    ),
     ("ui.form.specs.up", "将实例规格第 {rank} 项上移"),
     ("ui.form.stability_any", "任意等级"),
     ("ui.form.start_over", "重新填写"),
