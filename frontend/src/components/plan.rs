@@ -641,8 +641,11 @@ pub fn PlanView(
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
                     // Unheard while stale: the live region says it waits.
                     <div class="plan-body" class:stale=stale aria-hidden=stale.then_some("true") data-testid="plan-body">
+                    // The maximum the plan was made for, the head aside: a plan kept from
+                    // before the errors was headed by the range typed since (platform
+                    // explorer: "5 replicas: the head and up to 1 worker").
                     <p class="meta" data-pool=plan.pool.clone() data-testid="replicas">{match autoscaling_max.get() {
-                        Some(max) => text(l, "ui.form.plan.replicas#autoscaling", &[("replicas", plan.replicas.to_string()), ("max", max.to_string()), ("pool", pool_name(&plan.pool))]),
+                        Some(_) => text(l, "ui.form.plan.replicas#autoscaling", &[("replicas", plan.replicas.to_string()), ("max", plan.replicas.saturating_sub(1).to_string()), ("pool", pool_name(&plan.pool))]),
                         None => text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", pool_name(&plan.pool))]),
                     }}</p>
                     {quota_bars}

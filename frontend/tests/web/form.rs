@@ -2065,6 +2065,19 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
         "{replicas}"
     );
     assert!(form.text("plan").contains("a reference, not a reservation"));
+    // A range the errors refuse keeps the plan from before them, headed as it was made
+    // (platform explorer: "5 replicas: the head and up to 1 worker").
+    form.type_in("ray.autoscaling.max_workers", "1").await;
+    assert!(
+        form.test_id("plan-body").class_list().contains("stale"),
+        "kept from before the errors"
+    );
+    let replicas = form.text("replicas");
+    assert!(
+        replicas.starts_with("5 replicas: the head and up to 4 workers, the autoscaling maximum"),
+        "{replicas}"
+    );
+    form.type_in("ray.autoscaling.max_workers", "4").await;
     form.tick_box("ray.autoscaling.enabled", false).await;
     assert!(form.text("replicas").starts_with("3 replicas · pool"));
     // sh-b's L40S: alice's running tasks hold 8 of her 16 on-demand GPUs; 16 more are
