@@ -843,7 +843,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.units_per_node.label", "Units per node"),
     (
         "field.compute.workers.help",
-        "Worker replicas besides the master (PyTorchJob) or head (RayJob), 0–1024; 0 trains on one machine. Every replica is scheduled at once.",
+        "Worker replicas besides the master (PyTorchJob) or head (RayJob), 0–1024; 0 trains on one machine. Every replica is scheduled at once. A RayJob's workers are one worker group, of one spec.",
     ),
     ("field.compute.workers.label", "Workers"),
     (

@@ -726,7 +726,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.compute.units_per_node.label", "单节点实例规格数"),
     (
         "field.compute.workers.help",
-        "PyTorchJob 的主节点默认为 1 且不可更改，使用与工作节点相同规格的实例；RayJob 另有 1 个 Head。工作节点数 0–1024，可填 0，用于单机训练；分布式训练时，工作节点数会影响需要同时调度的副本数量。",
+        "PyTorchJob 的主节点默认为 1 且不可更改，使用与工作节点相同规格的实例；RayJob 另有 1 个 Head。工作节点数 0–1024，可填 0，用于单机训练；分布式训练时，工作节点数会影响需要同时调度的副本数量。RayJob 的工作节点为同一个 Worker 组，使用同一种规格。",
     ),
     ("field.compute.workers.label", "工作节点数"),
     (
