@@ -451,6 +451,15 @@ impl<'a> Job<'a> {
             "berth.dev/image-pull-retries".to_owned(),
             retries.to_string(),
         );
+        // Berth's retries make a new job each; the operator's own stay off
+        // (`backoffLimit: 0`), which read as retries dropped (platform explorer).
+        let tolerance = &self.spec.advanced.fault_tolerance;
+        if tolerance.enabled {
+            annotations.insert(
+                "berth.dev/max-retries".to_owned(),
+                tolerance.max_retries.to_string(),
+            );
+        }
         annotations
     }
 
