@@ -518,7 +518,14 @@ async fn submit_spec(
                     outcome: if new { "accepted" } else { "duplicate" },
                 })
                 .inc();
-            Ok((status, Json(view(state, stored, lang, Some(user)).await)).into_response())
+            // Where the task is read, as a script that follows `Location` expects.
+            let location = format!("/api/v1/tasks/{}", stored.task.id.0);
+            Ok((
+                status,
+                [(axum::http::header::LOCATION, location)],
+                Json(view(state, stored, lang, Some(user)).await),
+            )
+                .into_response())
         }
         Err(SubmitError::Invalid(report)) => {
             state
@@ -1265,7 +1272,14 @@ async fn share(
     _query: Params<NoParams>,
     Path(id): Path<String>,
     _body: NoBody,
-) -> Result<(StatusCode, Json<ShareLink>), ApiError> {
+) -> Result<
+    (
+        StatusCode,
+        [(axum::http::HeaderName, String); 1],
+        Json<ShareLink>,
+    ),
+    ApiError,
+> {
     let stored = owned(&state, &user, &id, "share").await?;
     let token = share_token();
     let at = now();
@@ -1273,8 +1287,11 @@ async fn share(
         .store()
         .create_share(&stored.task.id, &token, &user.name, at)
         .await?;
+    // What the link opens.
+    let location = format!("/api/v1/shared/{token}");
     Ok((
         StatusCode::CREATED,
+        [(axum::http::header::LOCATION, location)],
         Json(share_link(crate::store::Share {
             link,
             token,

@@ -713,6 +713,41 @@ async fn ok_with_header(app: &Router, path: &str, name: &str) -> (Vec<u8>, Optio
     (body.to_vec(), header)
 }
 
+/// A task or share link made answers 201 with a `Location` to read it at, as a script
+/// that follows it expects (platform explorer: none).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_is_made_says_where_it_is_read() {
+    use tower::ServiceExt;
+    let app = server::app(demo_state().await);
+    let made = |request: axum::http::Request<axum::body::Body>| {
+        let app = app.clone();
+        async move {
+            let response = app.oneshot(request).await.expect("answers");
+            let location = response
+                .headers()
+                .get("location")
+                .map(|v| v.to_str().expect("text").to_owned());
+            (response.status(), location)
+        }
+    };
+    let (status, location) = made(post("/api/v1/tasks", &pytorch("sleep 1"))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let location = location.expect("a Location");
+    let (status, task) = call(&app, get(&location)).await;
+    assert_eq!(status, StatusCode::OK, "{task}");
+    assert_eq!(
+        location,
+        format!("/api/v1/tasks/{}", task["id"].as_str().expect("an id"))
+    );
+    let (status, shared) = made(post(&format!("{location}/share"), &serde_json::json!({}))).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let shared = shared.expect("a Location");
+    assert!(shared.starts_with("/api/v1/shared/"), "{shared}");
+    let (status, view) = call(&app, get(&shared)).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["id"], task["id"]);
+}
+
 /// The end of a log longer than the end asked for starts at a line's start, is all of
 /// the log after that start, and says how much came before it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
