@@ -327,10 +327,11 @@ pub fn Findings(
     /// about three keys would read the same.
     #[prop(default = None)]
     base: Option<String>,
-    /// Unspoken while the focus is in the field (a box of several lines): a runtime
-    /// env's YAML error names the column typed at, so each keystroke spoke a new one
-    /// (screen-reader explorer: 14 announcements in 23 keystrokes). The control's
-    /// description still reads them, and the form's summary counts them.
+    /// Unspoken while the focus is in the field (a box of several lines), even once
+    /// typing pauses, as a one-line field's are said: a runtime env's YAML error names
+    /// the column typed at, so each keystroke spoke a new one (screen-reader explorer:
+    /// 14 announcements in 23 keystrokes). The control's description still reads them,
+    /// and the form's summary counts them.
     #[prop(optional)]
     quiet_while_in: bool,
 ) -> impl IntoView {
@@ -482,7 +483,7 @@ pub fn Findings(
         let active = document().active_element();
         let inside = within_list(active.clone().map(web_sys::Node::from));
         quiet.set(if inside {
-            quiet_while_in
+            true
         } else {
             active.is_some_and(|a| is_control_of(&a, list.get_untracked()))
         });
@@ -495,12 +496,44 @@ pub fn Findings(
         }
     });
     on_cleanup(move || speak.remove());
+    // A one-line field's findings are said once typing pauses, while the focus is in it,
+    // and only when they say something new: spoken at each key, a finding true only
+    // halfway through a word ("not '-'" at each hyphen) came and went, and one counting
+    // the characters was said again at each ("is 49 characters", "is 50…": keyboard
+    // explorer). A box of several lines says nothing while typed in.
+    let speaker = NodeRef::<leptos::html::P>::new();
+    let spoken = StoredValue::new(String::new());
+    let to_speak = StoredValue::new(None::<TimeoutHandle>);
+    let speak_soon = move || {
+        if let Some(timer) = to_speak.get_value() {
+            timer.clear();
+        }
+        let timer = set_timeout_with_handle(
+            move || {
+                let (Some(Some(ul)), Some(Some(speaker))) =
+                    (list.try_get_untracked(), speaker.try_get_untracked())
+                else {
+                    return;
+                };
+                let said = ul.text_content().unwrap_or_default();
+                if spoken.with_value(|was| *was != said) {
+                    speaker.set_text_content(Some(&said));
+                    spoken.set_value(said);
+                }
+            },
+            std::time::Duration::from_millis(700),
+        );
+        to_speak.set_value(timer.ok());
+    };
     view! {
         <ul class="findings" id=id aria-live=move || if quiet.get() { "off" } else { "polite" } node_ref=list>
             {move || {
                 let shown = findings.get();
                 if let Some(ul) = list.get_untracked() {
                     let active = document().active_element().map(web_sys::Node::from);
+                    if !quiet_while_in && within(&ul, active.clone()) {
+                        speak_soon();
+                    }
                     let inside = near(&ul, active);
                     hold(&ul, shown.len(), inside);
                     if inside {
@@ -539,6 +572,7 @@ pub fn Findings(
                 }
             }).collect_view()}
         </ul>
+        <p class="visually-hidden" aria-live="polite" data-testid="findings-said" node_ref=speaker></p>
     }
 }
 
