@@ -949,11 +949,16 @@ mod tests {
 
     /// Why `who` waits, as each of `decisions` says it (a wait, or a passed-over reason).
     fn said_to(decisions: &[Decision], who: &TaskId) -> Vec<String> {
+        said_to_in(decisions, who, shared::Lang::En)
+    }
+
+    /// [`said_to`] in `lang`.
+    fn said_to_in(decisions: &[Decision], who: &TaskId, lang: shared::Lang) -> Vec<String> {
         decisions
             .iter()
             .filter_map(|d| match d {
                 Decision::Wait { id, reason } | Decision::Reason { id, reason } if id == who => {
-                    Some(reason.render(shared::Lang::En))
+                    Some(reason.render(lang))
                 }
                 _ => None,
             })
@@ -1514,15 +1519,7 @@ mod tests {
                 "no idle capacity of A100 single card 单卡 is offered at the chosen stability or above; it would start now at a lower one: Medium"
             ]
         );
-        let zh: Vec<String> = decisions
-            .iter()
-            .filter_map(|d| match d {
-                Decision::Wait { id: w, reason } if *w == id(0) => {
-                    Some(reason.render(shared::Lang::Zh))
-                }
-                _ => None,
-            })
-            .collect();
+        let zh = said_to_in(&decisions, &id(0), shared::Lang::Zh);
         assert_eq!(
             zh,
             [
@@ -1574,15 +1571,7 @@ mod tests {
             ),
             "{said:?}"
         );
-        let zh: Vec<String> = at_any
-            .iter()
-            .filter_map(|d| match d {
-                Decision::Wait { id: w, reason } if *w == id(3) => {
-                    Some(reason.render(shared::Lang::Zh))
-                }
-                _ => None,
-            })
-            .collect();
+        let zh = said_to_in(&at_any, &id(3), shared::Lang::Zh);
         assert!(
             zh[0].ends_with("；任何稳定性等级也都没有 A100 single card 单卡 的闲时资源"),
             "{zh:?}"

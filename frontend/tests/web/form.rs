@@ -612,18 +612,24 @@ async fn a_row_added_to_a_form_showing_every_finding_is_quiet_until_edited() {
     assert_ne!(form.codes_at(&env), Vec::<String>::new());
 }
 
-/// A switch of resource kind whose pool offers none of the list's specs says it left
-/// them out, as a switch of region does, and how to keep them (keyboard explorer: the
-/// list emptied to "is required" without a word); switched straight back, they are back
-/// and the note goes.
-#[wasm_bindgen_test]
-async fn a_switch_of_kind_says_which_specs_it_left_out() {
+/// The example on the reserved H100 pool, which sells two specs, listed whole node first.
+async fn two_h100_specs() -> Form {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     form.choose("compute.kind", "reserved").await;
     form.choose("compute.pool", "sh-a-h100").await;
     form.choose("compute.specs[0]", "h100-8g").await;
     form.click("add-compute.specs").await;
     form.choose("compute.specs[1]", "h100-1g").await;
+    form
+}
+
+/// A switch of resource kind whose pool offers none of the list's specs says it left
+/// them out, as a switch of region does, and how to keep them (keyboard explorer: the
+/// list emptied to "is required" without a word); switched straight back, they are back
+/// and the note goes.
+#[wasm_bindgen_test]
+async fn a_switch_of_kind_says_which_specs_it_left_out() {
+    let form = two_h100_specs().await;
     assert_eq!(form.text("specs-dropped"), "");
     form.choose("compute.kind", "on_demand").await;
     assert_eq!(form.submitted().await.compute.specs, Vec::<String>::new());
@@ -1624,13 +1630,7 @@ async fn required_fields_are_marked_so_and_the_kinds_own_while_the_kind_needs_th
 
 #[wasm_bindgen_test]
 async fn the_spec_priority_list_reorders_by_keyboard_and_by_buttons() {
-    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
-    // The reserved H100 pool sells two specs.
-    form.choose("compute.kind", "reserved").await;
-    form.choose("compute.pool", "sh-a-h100").await;
-    form.choose("compute.specs[0]", "h100-8g").await;
-    form.click("add-compute.specs").await;
-    form.choose("compute.specs[1]", "h100-1g").await;
+    let form = two_h100_specs().await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     // Alt+↓ on the first row moves it down, and the focus follows it.
     let init = web_sys::KeyboardEventInit::new();
