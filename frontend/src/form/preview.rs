@@ -179,24 +179,31 @@ pub fn Preview(
             })
         })
     });
+    // The objects themselves stand outside the live region that says the render came:
+    // inside it, a screen reader read all 5 KB of them aloud (keyboard recheck).
+    let manifests_text = move || {
+        let (Ok(objects), _) = rendered.get()? else {
+            return None;
+        };
+        let text = objects
+            .iter()
+            .map(super::transfer::value_to_yaml)
+            .collect::<Vec<_>>()
+            .join("---\n");
+        Some(view! {
+            <pre class="preview" data-testid="manifests" tabindex="0"
+                aria-label=move || cx.text("ui.form.manifests.title")>{text}</pre>
+        })
+    };
     let manifests = move || {
         let (result, placed) = rendered.get()?;
         Some(match result {
-            Ok(objects) => {
-                let text = objects
-                    .iter()
-                    .map(super::transfer::value_to_yaml)
-                    .collect::<Vec<_>>()
-                    .join("---\n");
-                view! {
-                    <p class="note" data-testid="manifests-note">
-                        {move || cx.text(if stale.get() { "ui.form.manifests.stale" } else { "ui.form.manifests.note" })}
-                    </p>
-                    <pre class="preview" data-testid="manifests" tabindex="0"
-                        aria-label=move || cx.text("ui.form.manifests.title")>{text}</pre>
-                }
-                .into_any()
+            Ok(_) => view! {
+                <p class="note" data-testid="manifests-note">
+                    {move || cx.text(if stale.get() { "ui.form.manifests.stale" } else { "ui.form.manifests.note" })}
+                </p>
             }
+            .into_any(),
             Err(err) => {
                 // A refusal by findings placed in the form is said there, at the fields
                 // and in the summary; one that could not be (the draft was edited while
@@ -434,6 +441,7 @@ pub fn Preview(
                     {move || cx.report.with(Report::has_errors).then(|| cx.text("ui.form.manifests.blocked"))}
                 </p>
                 <div aria-live="polite">{manifests}</div>
+                {manifests_text}
             </details>
             <p class="export">
                 <a data-testid="export-yaml" aria-describedby=described href=data_url("application/yaml", &yaml.get_untracked()) download=file("yaml")

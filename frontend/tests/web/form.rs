@@ -1478,6 +1478,42 @@ async fn render_waits_for_the_form_s_errors_and_lists_the_server_s_findings() {
     assert_eq!(focused_name().as_deref(), Some("basic.name_prefix"));
 }
 
+/// The objects rendered stand outside the live region that says they came: inside it,
+/// a screen reader read all 5 KB of them aloud (keyboard recheck).
+#[wasm_bindgen_test]
+async fn rendered_objects_are_shown_not_read_aloud() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    js_sys::eval(
+        r#"window.__beforeRender = window.fetch;
+           window.fetch = () => Promise.resolve(new Response(JSON.stringify({
+               objects: [{ apiVersion: "kubeflow.org/v1", kind: "PyTorchJob",
+                           metadata: { name: "llama-finetune-xxxxx" } }] }),
+               { status: 200, headers: { "content-type": "application/json" } }));"#,
+    )
+    .unwrap();
+    form.test_id("render").click();
+    for _ in 0..100 {
+        if form.find("[data-testid='manifests']").is_some() {
+            break;
+        }
+        crate::sleep(20).await;
+    }
+    js_sys::eval("window.fetch = window.__beforeRender;").unwrap();
+    let objects = form.test_id("manifests");
+    let text = objects.text_content().unwrap_or_default();
+    assert!(text.contains("PyTorchJob"), "{text}");
+    assert!(objects.closest("[aria-live]").unwrap().is_none());
+    let note = form.test_id("manifests-note");
+    assert_eq!(
+        note.closest("[aria-live]")
+            .unwrap()
+            .and_then(|live| live.get_attribute("aria-live"))
+            .as_deref(),
+        Some("polite"),
+        "that they came is said"
+    );
+}
+
 /// A switch of the resource kind drops what the new kind cannot use, as a switch of the
 /// cluster does: a dedicated pool that serves only reserved instances, and a spec only
 /// that pool hosts (explorer, round 11: both stayed, the pool shown by its raw id and
