@@ -2979,14 +2979,28 @@ pub(crate) fn Logs(
                 let all = matched.get_untracked().map_or(0, |(_, all)| all);
                 let (found, text) = said.clone();
                 heard_of.set_value(Some(said));
+                // With the text: a new filter matching as many lines as the last was
+                // said as nothing new (keyboard recheck).
                 heard.set(if found == 0 {
                     lang.text_with("ui.detail.log_filter_none", &[("text", text)])
                 } else {
                     lang.text_with(
-                        "ui.detail.log_filter_count",
-                        &[("found", found.to_string()), ("all", all.to_string())],
+                        "ui.detail.log_filter_heard",
+                        &[
+                            ("found", found.to_string()),
+                            ("all", all.to_string()),
+                            ("text", text),
+                        ],
                     )
                 });
+                // Heard, then gone: left in the page, it was read as the count now by a
+                // reader browsing past it, while the log grew (keyboard recheck).
+                set_timeout(
+                    move || {
+                        heard.try_set(String::new());
+                    },
+                    Duration::from_secs(5),
+                );
             },
             Duration::from_millis(700),
         );

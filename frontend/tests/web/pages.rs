@@ -7296,7 +7296,11 @@ async fn a_log_is_filtered_to_the_lines_containing_what_is_typed() {
         None
     );
     crate::sleep(800).await;
-    assert_eq!(heard(), "1 of 5 lines contain it.");
+    assert_eq!(heard(), "1 of 5 lines contain “error”.");
+    // Another text matching as many lines is said too, by its text.
+    type_in("cuda");
+    crate::sleep(800).await;
+    assert_eq!(heard(), "1 of 5 lines contain “cuda”.");
     type_in("LOSS");
     until("the lines with it", || {
         pre.text_content().unwrap_or_default().lines().count() == 3

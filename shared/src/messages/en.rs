@@ -1535,6 +1535,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{found} of {all} lines contain it.",
     ),
     (
+        "ui.detail.log_filter_heard",
+        "{found} of {all} lines contain “{text}”.",
+    ),
+    (
         "ui.detail.log_filter_none",
         "No line of the log shown contains “{text}”.",
     ),

@@ -1332,6 +1332,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{all} 行中有 {found} 行包含该内容。",
     ),
     (
+        "ui.detail.log_filter_heard",
+        "{all} 行中有 {found} 行包含“{text}”。",
+    ),
+    (
         "ui.detail.log_filter_none",
         "当前显示的日志中没有包含“{text}”的行。",
     ),
