@@ -510,15 +510,38 @@ pub fn Findings(
         }
         let timer = set_timeout_with_handle(
             move || {
-                let (Some(Some(ul)), Some(Some(speaker))) =
+                let (Some(Some(ul)), Some(Some(says))) =
                     (list.try_get_untracked(), speaker.try_get_untracked())
                 else {
                     return;
                 };
-                let said = ul.text_content().unwrap_or_default();
+                // One sentence each: their texts ran together ("…312 shorterror needs…",
+                // keyboard recheck).
+                let items = ul.children();
+                let stop = if cx.lang() == shared::Lang::Zh {
+                    "。"
+                } else {
+                    ". "
+                };
+                let said = (0..items.length())
+                    .filter_map(|i| items.item(i)?.text_content())
+                    .collect::<Vec<_>>()
+                    .join(stop);
                 if spoken.with_value(|was| *was != said) {
-                    speaker.set_text_content(Some(&said));
-                    spoken.set_value(said);
+                    says.set_text_content(Some(&said));
+                    spoken.set_value(said.clone());
+                    // Heard, then gone: left in the page, a finding mended since was read
+                    // by a reader browsing past it (keyboard recheck).
+                    set_timeout(
+                        move || {
+                            if let Some(Some(speaker)) = speaker.try_get_untracked()
+                                && speaker.text_content().as_ref() == Some(&said)
+                            {
+                                speaker.set_text_content(None);
+                            }
+                        },
+                        std::time::Duration::from_secs(5),
+                    );
                 }
             },
             std::time::Duration::from_millis(700),

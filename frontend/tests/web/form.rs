@@ -958,6 +958,14 @@ async fn a_box_of_several_lines_is_quiet_while_typed_in() {
         "{}",
         said()
     );
+    // Each finding a sentence of its own: their texts ran together (keyboard recheck).
+    form.type_in("basic.name_prefix", "A-").await;
+    sleep(800).await;
+    let two = said();
+    assert!(
+        two.matches(". ").count() >= 1 && two.to_lowercase().matches("error").count() >= 2,
+        "{two}"
+    );
     form.type_in("basic.name_prefix", "kbd-env").await;
     sleep(800).await;
     assert_eq!(said(), "", "fixed: nothing more to say");
