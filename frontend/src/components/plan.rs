@@ -466,6 +466,33 @@ pub fn PlanView(
         echo.0.set(Some(headline));
     }
     let said = move || headline.with(|(_, said)| said.clone());
+    // What a screen reader hears: while a field is typed in, the verdict once typing
+    // pauses, as the field's own findings are; each key spoke it, a wrong "Starts now"
+    // for the half-typed 4 of 40 among them (keyboard recheck). At once otherwise.
+    let heard = RwSignal::new(said());
+    let to_hear = StoredValue::new(None::<TimeoutHandle>);
+    Effect::new(move |_| {
+        let now = said();
+        if let Some(timer) = to_hear.get_value() {
+            timer.clear();
+        }
+        let typing = document().active_element().is_some_and(|el| {
+            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                && el.closest("form").ok().flatten().is_some()
+        });
+        if !typing {
+            to_hear.set_value(None);
+            heard.set(now);
+            return;
+        }
+        let timer = set_timeout_with_handle(
+            move || {
+                heard.try_set(now);
+            },
+            std::time::Duration::from_millis(700),
+        );
+        to_hear.set_value(timer.ok());
+    });
     // The last plan, kept greyed under the pending line while an error holds the plan: a
     // number box emptied to type another number shrank the panel to one line and grew it
     // back, moving the page at each retyped digit (idle explorer). Only while the place
@@ -507,7 +534,7 @@ pub fn PlanView(
         <p class=move || headline.with(|(class, _)| format!("plan-bar {class}")) aria-hidden="true" data-testid="plan-bar" title=said>{said}</p>
         <section class="plan" aria-labelledby=labelled data-testid="plan">
             <h2 id=title>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
-            <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{said}</p>
+            <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{move || heard.get()}</p>
             {use_context::<PlanFreshness>().map(|fresh| view! {
                 <div role="status">
                     {move || fresh.catalog_changed.get().then(|| view! {

@@ -2562,6 +2562,19 @@ async fn the_plan_panel_follows_the_compute_section() {
     assert_eq!(form.text("outcome-said"), form.text("outcome"));
     assert!(live.is_connected(), "the same live region");
     assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
+    // Typed in the field, it is said once typing pauses: each key spoke it, a wrong
+    // "Starts now" for the half-typed 4 of 40 among them (keyboard recheck).
+    let before = form.text("outcome-said");
+    form.control("compute.workers").focus().unwrap();
+    form.type_in("compute.workers", "1").await;
+    assert!(form.text("outcome").starts_with("Starts now"));
+    assert!(!before.starts_with("Starts now"), "{before}");
+    assert_eq!(form.text("outcome-said"), before, "not while typing");
+    sleep(800).await;
+    assert!(form.text("outcome-said").starts_with("Starts now"));
+    form.type_in("compute.workers", "200").await;
+    sleep(800).await;
+    assert_eq!(form.text("outcome-said"), before);
     // 201 replicas are past what the empty pool holds too: the line says so, as the
     // headline does ("no spec can ever fit"), rather than the quota (quota explorer).
     assert!(
