@@ -241,11 +241,14 @@ pub struct FormCx {
     /// The last switch (see [`FormCx::switch`]): its select, the draft before it and
     /// the draft it made.
     switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
-    /// The resource kind a switch of kind left, and the specs it took out of the
-    /// priority list as the new kind's pool does not offer them, until the list is
-    /// edited: said, as the list emptied without a word (keyboard explorer). A switch of
-    /// region or cluster says its own (`LeftOutNote`).
-    pub specs_dropped: RwSignal<Option<(Option<shared::task::ResourceKind>, Vec<String>)>>,
+    /// The resource kind a switch of kind left, the specs it took out of the priority
+    /// list as the new kind's pool does not offer them, and the draft it made: said
+    /// while the draft is as it left it, which choosing the kind before again undoes
+    /// (the list emptied without a word: keyboard explorer). A switch of region or
+    /// cluster says its own (`LeftOutNote`).
+    #[allow(clippy::type_complexity)]
+    pub specs_dropped:
+        RwSignal<Option<(Option<shared::task::ResourceKind>, Vec<String>, TaskSpec)>>,
 }
 
 impl FormCx {
@@ -659,7 +662,7 @@ impl FormCx {
                 .filter(|id| !id.is_empty() && !next.compute.specs.contains(id))
                 .cloned()
                 .collect();
-            let said = (!dropped.is_empty()).then_some((before.compute.kind, dropped));
+            let said = (!dropped.is_empty()).then(|| (before.compute.kind, dropped, next.clone()));
             if self.specs_dropped.with_untracked(|was| *was != said) {
                 self.specs_dropped.set(said);
             }
@@ -672,9 +675,6 @@ impl FormCx {
     /// Changes the draft through the field at `path`, which then shows its findings.
     pub fn edit(&self, path: &str, change: impl FnOnce(&mut TaskSpec)) {
         self.touch(path);
-        if path.starts_with("compute.specs") && self.specs_dropped.with_untracked(Option::is_some) {
-            self.specs_dropped.set(None);
-        }
         // A row added or removed moves the rows below it: text held for one of them
         // would be said of another, and a row left quiet would be another row. A row
         // added and left for the next one is left, and says what it lacks.

@@ -248,7 +248,9 @@ pub fn SpecsEditor() -> impl IntoView {
             <p class="visually-hidden" aria-live="polite" data-testid="specs-moved">{move || moved.get()}</p>
             // Worded as a switch of region or cluster says what it left out.
             <p class="note left-out" role="status" data-testid="specs-dropped">{move || cx.specs_dropped.with(|dropped| {
-                let (kind, ids) = dropped.as_ref()?;
+                // The draft is compared only while there is a note: no keystroke pays
+                // for it.
+                let (kind, ids, _) = dropped.as_ref().filter(|(_, _, after)| cx.spec.with(|s| s == after))?;
                 let lang = cx.lang();
                 let items: Vec<String> = ids.iter()
                     .map(|id| shared::messages::text(lang, "ui.form.left_out.spec", &[("name", super::compute::spec_name(cx, id))]))

@@ -646,6 +646,12 @@ async fn a_switch_of_kind_says_which_specs_it_left_out() {
     form.choose("compute.kind", "reserved").await;
     assert_eq!(form.submitted().await.compute.specs, ["h100-8g", "h100-1g"]);
     assert_eq!(form.text("specs-dropped"), "");
+    // Another change first, and choosing the kind before no longer keeps them: the note
+    // goes with that change, not after it as if they were kept (keyboard recheck).
+    form.choose("compute.kind", "on_demand").await;
+    assert_ne!(form.text("specs-dropped"), "");
+    form.type_in("basic.name_prefix", "other-name").await;
+    assert_eq!(form.text("specs-dropped"), "");
 }
 
 #[wasm_bindgen_test]
