@@ -822,16 +822,21 @@ impl Scheduler {
         let Some(used) = plan.used() else {
             return said;
         };
-        let key = if plan.idle.iter().any(|offer| offer.quantity > 0) {
-            "queue.no_idle_offer#also_short"
-        } else if compute.idle_stability.is_some() {
-            "queue.no_idle_offer#also"
+        // Free, not offered: an offer whose every unit is taken is no more use to it.
+        let (key, level) = if plan.idle.iter().any(|offer| offer.quantity > 0) {
+            ("queue.no_idle_offer#also_short", None)
+        } else if let Some(level) = compute.idle_stability {
+            ("queue.no_idle_offer#also", Some(level))
         } else {
-            "queue.no_idle_offer#also_any"
+            ("queue.no_idle_offer#also_any", None)
         };
-        Message::new(key)
+        let said = Message::new(key)
             .with_message("reason", said)
-            .with("spec", self.catalog.spec_name(&waiting.spec, &used.spec))
+            .with("spec", self.catalog.spec_name(&waiting.spec, &used.spec));
+        match level {
+            Some(level) => said.with_message("level", Message::new(level.label_key())),
+            None => said,
+        }
     }
 
     /// Why a waiting task whose plan queues it cannot start now.
@@ -1559,21 +1564,26 @@ mod tests {
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(
             said[0].ends_with(
-                "; nor is idle capacity of A100 single card 单卡 offered at the chosen stability or above"
+                "; nor is idle capacity of A100 single card 单卡 free now at stability High or above"
             ) && said[0].starts_with("no node has a free GPU"),
             "{said:?}"
+        );
+        let zh = said_to_in(&at_high, &id(2), shared::Lang::Zh);
+        assert!(
+            zh[0].ends_with("；稳定性等级“高”及以上也没有空闲的 A100 single card 单卡 闲时资源"),
+            "{zh:?}"
         );
         let at_any = submit_pass(&mut scheduler, 3, accepting(None));
         let said = said_to(&at_any, &id(3));
         assert!(
             said[0].ends_with(
-                "; nor is idle capacity of A100 single card 单卡 offered at any stability"
+                "; nor is idle capacity of A100 single card 单卡 free now at any stability"
             ),
             "{said:?}"
         );
         let zh = said_to_in(&at_any, &id(3), shared::Lang::Zh);
         assert!(
-            zh[0].ends_with("；任何稳定性等级也都没有 A100 single card 单卡 的闲时资源"),
+            zh[0].ends_with("；任何稳定性等级也都没有空闲的 A100 single card 单卡 闲时资源"),
             "{zh:?}"
         );
         // Without idle accepted, the pool's reason alone.

@@ -1145,11 +1145,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.no_idle_offer#also",
-        "{reason}; nor is idle capacity of {spec} offered at the chosen stability or above",
+        "{reason}; nor is idle capacity of {spec} free now at stability {level} or above",
     ),
     (
         "queue.no_idle_offer#also_any",
-        "{reason}; nor is idle capacity of {spec} offered at any stability",
+        "{reason}; nor is idle capacity of {spec} free now at any stability",
     ),
     (
         "queue.no_idle_offer#also_short",

@@ -985,11 +985,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "queue.no_idle_offer#also",
-        "{reason}；所选稳定性等级及以上也没有 {spec} 的闲时资源",
+        "{reason}；稳定性等级“{level}”及以上也没有空闲的 {spec} 闲时资源",
     ),
     (
         "queue.no_idle_offer#also_any",
-        "{reason}；任何稳定性等级也都没有 {spec} 的闲时资源",
+        "{reason}；任何稳定性等级也都没有空闲的 {spec} 闲时资源",
     ),
     (
         "queue.no_idle_offer#also_short",
