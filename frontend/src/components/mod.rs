@@ -27,6 +27,49 @@ pub fn severity_badge(
     }
 }
 
+/// A call put off until typing pauses: each [`Pause::then`] drops the call put off
+/// before it. What a screen reader hears of a field's findings, the plan's verdict and
+/// the log filter's count waits for it: said at each key, a finding true only halfway
+/// through a word came and went (keyboard explorer).
+#[derive(Clone, Copy)]
+pub struct Pause(leptos::prelude::StoredValue<Option<leptos::prelude::TimeoutHandle>>);
+
+impl Pause {
+    /// How long typing must pause.
+    pub const AFTER: std::time::Duration = std::time::Duration::from_millis(700);
+
+    /// A pause with nothing put off; what is put off is dropped with the view that made
+    /// it, so nothing runs on a view that is gone.
+    pub fn new() -> Self {
+        let pause = Pause(leptos::prelude::StoredValue::new(None));
+        leptos::prelude::on_cleanup(move || pause.cancel());
+        pause
+    }
+
+    /// Puts `call` off until [`Pause::AFTER`] has passed with no other call put off.
+    pub fn then(&self, call: impl FnOnce() + 'static) {
+        use leptos::prelude::*;
+        self.cancel();
+        let timer = set_timeout_with_handle(call, Self::AFTER);
+        self.0.try_set_value(timer.ok());
+    }
+
+    /// Drops the call put off, if any.
+    pub fn cancel(&self) {
+        use leptos::prelude::*;
+        if let Some(Some(timer)) = self.0.try_get_value() {
+            timer.clear();
+            self.0.try_set_value(None);
+        }
+    }
+}
+
+impl Default for Pause {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Whether `ev` is an `input` of a composition an input method (pinyin) has under way:
 /// its text is not the words yet. The words come with `compositionend`.
 pub fn composing(ev: &web_sys::Event) -> bool {

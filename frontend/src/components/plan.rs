@@ -470,28 +470,21 @@ pub fn PlanView(
     // pauses, as the field's own findings are; each key spoke it, a wrong "Starts now"
     // for the half-typed 4 of 40 among them (keyboard recheck). At once otherwise.
     let heard = RwSignal::new(said());
-    let to_hear = StoredValue::new(None::<TimeoutHandle>);
+    let pause = super::Pause::new();
     Effect::new(move |_| {
         let now = said();
-        if let Some(timer) = to_hear.get_value() {
-            timer.clear();
-        }
         let typing = document().active_element().is_some_and(|el| {
             matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
                 && el.closest("form").ok().flatten().is_some()
         });
-        if !typing {
-            to_hear.set_value(None);
-            heard.set(now);
-            return;
-        }
-        let timer = set_timeout_with_handle(
-            move || {
+        if typing {
+            pause.then(move || {
                 heard.try_set(now);
-            },
-            std::time::Duration::from_millis(700),
-        );
-        to_hear.set_value(timer.ok());
+            });
+        } else {
+            pause.cancel();
+            heard.set(now);
+        }
     });
     // The last plan, kept greyed under the pending line while an error holds the plan: a
     // number box emptied to type another number shrank the panel to one line and grew it

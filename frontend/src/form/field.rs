@@ -503,50 +503,43 @@ pub fn Findings(
     // explorer). A box of several lines says nothing while typed in.
     let speaker = NodeRef::<leptos::html::P>::new();
     let spoken = StoredValue::new(String::new());
-    let to_speak = StoredValue::new(None::<TimeoutHandle>);
+    let pause = crate::components::Pause::new();
     let speak_soon = move || {
-        if let Some(timer) = to_speak.get_value() {
-            timer.clear();
-        }
-        let timer = set_timeout_with_handle(
-            move || {
-                let (Some(Some(ul)), Some(Some(says))) =
-                    (list.try_get_untracked(), speaker.try_get_untracked())
-                else {
-                    return;
-                };
-                // One sentence each: their texts ran together ("…312 shorterror needs…",
-                // keyboard recheck).
-                let items = ul.children();
-                let stop = if cx.lang() == shared::Lang::Zh {
-                    "。"
-                } else {
-                    ". "
-                };
-                let said = (0..items.length())
-                    .filter_map(|i| items.item(i)?.text_content())
-                    .collect::<Vec<_>>()
-                    .join(stop);
-                if spoken.with_value(|was| *was != said) {
-                    says.set_text_content(Some(&said));
-                    spoken.set_value(said.clone());
-                    // Heard, then gone: left in the page, a finding mended since was read
-                    // by a reader browsing past it (keyboard recheck).
-                    set_timeout(
-                        move || {
-                            if let Some(Some(speaker)) = speaker.try_get_untracked()
-                                && speaker.text_content().as_ref() == Some(&said)
-                            {
-                                speaker.set_text_content(None);
-                            }
-                        },
-                        std::time::Duration::from_secs(5),
-                    );
-                }
-            },
-            std::time::Duration::from_millis(700),
-        );
-        to_speak.set_value(timer.ok());
+        pause.then(move || {
+            let (Some(Some(ul)), Some(Some(says))) =
+                (list.try_get_untracked(), speaker.try_get_untracked())
+            else {
+                return;
+            };
+            // One sentence each: their texts ran together ("…312 shorterror needs…",
+            // keyboard recheck).
+            let items = ul.children();
+            let stop = if untrack(|| cx.lang()) == shared::Lang::Zh {
+                "。"
+            } else {
+                ". "
+            };
+            let said = (0..items.length())
+                .filter_map(|i| items.item(i)?.text_content())
+                .collect::<Vec<_>>()
+                .join(stop);
+            if spoken.try_with_value(|was| *was != said) == Some(true) {
+                says.set_text_content(Some(&said));
+                spoken.try_set_value(said.clone());
+                // Heard, then gone: left in the page, a finding mended since was read
+                // by a reader browsing past it (keyboard recheck).
+                set_timeout(
+                    move || {
+                        if let Some(Some(speaker)) = speaker.try_get_untracked()
+                            && speaker.text_content().as_ref() == Some(&said)
+                        {
+                            speaker.set_text_content(None);
+                        }
+                    },
+                    std::time::Duration::from_secs(5),
+                );
+            }
+        });
     };
     view! {
         <ul class="findings" id=id aria-live=move || if quiet.get() { "off" } else { "polite" } node_ref=list>

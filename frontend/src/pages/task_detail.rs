@@ -2951,19 +2951,19 @@ pub(crate) fn Logs(
     // the log grows.
     let heard = RwSignal::new(String::new());
     let heard_of = StoredValue::new(None::<(usize, String)>);
-    let to_hear = StoredValue::new(None::<((usize, String), TimeoutHandle)>);
+    // What is put off, so a line the log writes meanwhile does not put it off again.
+    let to_hear = StoredValue::new(None::<(usize, String)>);
+    let pause = crate::components::Pause::new();
     Effect::new(move |_| {
         let now = matched
             .get()
             .filter(|_| started.get())
             .map(|(found, _)| (found, filter.get()));
-        if to_hear.with_value(|pending| pending.as_ref().map(|(at, _)| at) == now.as_ref()) {
+        if to_hear.with_value(|pending| pending.is_some() && *pending == now) {
             return;
         }
-        if let Some((_, timer)) = to_hear.get_value() {
-            timer.clear();
-            to_hear.set_value(None);
-        }
+        pause.cancel();
+        to_hear.set_value(None);
         if heard_of.with_value(|was| *was == now) {
             return;
         }
@@ -2972,41 +2972,40 @@ pub(crate) fn Logs(
             heard.set(String::new());
             return;
         };
-        let said = at.clone();
-        let timer = set_timeout_with_handle(
-            move || {
-                to_hear.set_value(None);
-                let all = matched.get_untracked().map_or(0, |(_, all)| all);
-                let (found, text) = said.clone();
-                heard_of.set_value(Some(said));
-                // With the text: a new filter matching as many lines as the last was
-                // said as nothing new (keyboard recheck).
-                heard.set(if found == 0 {
-                    lang.text_with("ui.detail.log_filter_none", &[("text", text)])
-                } else {
-                    lang.text_with(
-                        "ui.detail.log_filter_heard",
-                        &[
-                            ("found", found.to_string()),
-                            ("all", all.to_string()),
-                            ("text", text),
-                        ],
-                    )
-                });
-                // Heard, then gone: left in the page, it was read as the count now by a
-                // reader browsing past it, while the log grew (keyboard recheck).
-                set_timeout(
-                    move || {
-                        heard.try_set(String::new());
-                    },
-                    Duration::from_secs(5),
-                );
-            },
-            Duration::from_millis(700),
-        );
-        if let Ok(timer) = timer {
-            to_hear.set_value(Some((at, timer)));
-        }
+        to_hear.set_value(Some(at.clone()));
+        pause.then(move || {
+            let Some(all) = matched.try_get_untracked() else {
+                return;
+            };
+            let all = all.map_or(0, |(_, all)| all);
+            to_hear.try_set_value(None);
+            let (found, text) = at.clone();
+            heard_of.try_set_value(Some(at));
+            // With the text: a new filter matching as many lines as the last was said
+            // as nothing new (keyboard recheck).
+            let lang = lang.get_untracked();
+            let said = if found == 0 {
+                shared::messages::text(lang, "ui.detail.log_filter_none", &[("text", text)])
+            } else {
+                let args = [
+                    ("found", found.to_string()),
+                    ("all", all.to_string()),
+                    ("text", text),
+                ];
+                shared::messages::text(lang, "ui.detail.log_filter_heard", &args)
+            };
+            heard.try_set(said.clone());
+            // Heard, then gone: left in the page, it was read as the count now by a
+            // reader browsing past it, while the log grew (keyboard recheck).
+            set_timeout(
+                move || {
+                    if heard.try_get_untracked().as_ref() == Some(&said) {
+                        heard.set(String::new());
+                    }
+                },
+                Duration::from_secs(5),
+            );
+        });
     });
     let shown = Memo::new(move |_| attempt.get().unwrap_or(attempts.get()));
     // The quiet replicas' line, once the task has been seen not ended.
