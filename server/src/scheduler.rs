@@ -799,9 +799,10 @@ impl Scheduler {
     /// Why a waiting task whose hold is set aside cannot start now, as the plan says it.
     fn reason_unheld(&self, waiting: &Waiting) -> Message {
         match shared::quota::plan_live(&waiting.spec, &self.live, &waiting.user) {
-            Ok(Some(plan)) => match plan.outcome {
-                Outcome::Queue { .. } => {
-                    self.nor_on_idle(waiting, &plan, self.reason_queued(waiting, &plan))
+            Ok(Some(plan)) => match &plan.outcome {
+                Outcome::Queue { reason, .. } => {
+                    let said = self.reason_queued(waiting, reason.clone());
+                    self.nor_on_idle(waiting, &plan, said)
                 }
                 Outcome::Blocked => Message::new("queue.blocked"),
                 Outcome::Now { .. } => Message::new("queue.capacity_changed"),
@@ -839,44 +840,34 @@ impl Scheduler {
         }
     }
 
-    /// Why a waiting task whose plan queues it cannot start now.
-    fn reason_queued(&self, waiting: &Waiting, plan: &shared::quota::Plan) -> Message {
-        match plan.outcome.clone() {
-            Outcome::Queue { reason, .. } => {
-                // That no idle capacity is offered says already what it waits for.
-                let no_offer = matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. });
-                let mut said = named(reason.to_message(), &self.catalog, &waiting.spec);
-                if no_offer && let Some(level) = self.lower_level_starting(waiting) {
-                    said.key = "queue.no_idle_offer#lower".into();
-                    said = said.with_message("level", Message::new(level));
-                }
-                // It would wait with none of Berth's tasks running too: for capacity
-                // used outside Berth, which "will queue" alone read as waiting for
-                // the user's own tasks (scheduler explorer); an idle task, for more
-                // idle capacity to be offered (recheck explorer).
-                if no_offer || self.berth_can_free(waiting) {
-                    return said;
-                }
-                // Said by the plan on that use: what is free now says nothing of
-                // what would be (explorer: "0 of 13 replicas fit, even if all of
-                // Berth's tasks end", where 12 would).
-                let alone = match shared::quota::plan(
-                    &waiting.spec,
-                    &self.catalog,
-                    &self.base,
-                    &waiting.user,
-                ) {
-                    Ok(Some(shared::quota::Plan {
-                        outcome: Outcome::Queue { reason, .. },
-                        ..
-                    })) => named(reason.to_message(), &self.catalog, &waiting.spec),
-                    _ => said,
-                };
-                Message::new(shared::quota::outside_berth_key(&waiting.spec))
-                    .with_message("reason", alone)
-            }
-            _ => Message::new("queue.capacity_changed"),
+    /// Why a waiting task whose plan queues it for `reason` cannot start now.
+    fn reason_queued(&self, waiting: &Waiting, reason: shared::quota::QueueReason) -> Message {
+        // That no idle capacity is offered says already what it waits for.
+        let no_offer = matches!(reason, shared::quota::QueueReason::NoIdleOffer { .. });
+        let mut said = named(reason.to_message(), &self.catalog, &waiting.spec);
+        if no_offer && let Some(level) = self.lower_level_starting(waiting) {
+            said.key = "queue.no_idle_offer#lower".into();
+            said = said.with_message("level", Message::new(level));
         }
+        // It would wait with none of Berth's tasks running too: for capacity
+        // used outside Berth, which "will queue" alone read as waiting for
+        // the user's own tasks (scheduler explorer); an idle task, for more
+        // idle capacity to be offered (recheck explorer).
+        if no_offer || self.berth_can_free(waiting) {
+            return said;
+        }
+        // Said by the plan on that use: what is free now says nothing of
+        // what would be (explorer: "0 of 13 replicas fit, even if all of
+        // Berth's tasks end", where 12 would).
+        let alone =
+            match shared::quota::plan(&waiting.spec, &self.catalog, &self.base, &waiting.user) {
+                Ok(Some(shared::quota::Plan {
+                    outcome: Outcome::Queue { reason, .. },
+                    ..
+                })) => named(reason.to_message(), &self.catalog, &waiting.spec),
+                _ => said,
+            };
+        Message::new(shared::quota::outside_berth_key(&waiting.spec)).with_message("reason", alone)
     }
 }
 

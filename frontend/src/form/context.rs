@@ -60,6 +60,18 @@ impl<W: Clone + Send + Sync + 'static> Watchers<W> {
     }
 }
 
+/// The specs a switch of resource kind took out of the priority list, as the new kind's
+/// pool does not offer them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecsLeftOut {
+    /// The kind switched from.
+    pub kind: Option<shared::task::ResourceKind>,
+    /// The specs' ids.
+    pub specs: Vec<String>,
+    /// The draft the switch made.
+    pub after: TaskSpec,
+}
+
 /// What decides the findings a field shows.
 struct Showing<'a> {
     located: &'a BTreeMap<String, Vec<Issue>>,
@@ -241,14 +253,11 @@ pub struct FormCx {
     /// The last switch (see [`FormCx::switch`]): its select, the draft before it and
     /// the draft it made.
     switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
-    /// The resource kind a switch of kind left, the specs it took out of the priority
-    /// list as the new kind's pool does not offer them, and the draft it made: said
-    /// while the draft is as it left it, which choosing the kind before again undoes
-    /// (the list emptied without a word: keyboard explorer). A switch of region or
-    /// cluster says its own (`LeftOutNote`).
-    #[allow(clippy::type_complexity)]
-    pub specs_dropped:
-        RwSignal<Option<(Option<shared::task::ResourceKind>, Vec<String>, TaskSpec)>>,
+    /// What the last switch of resource kind took out of the spec list: said while the
+    /// draft is as it left it, which choosing the kind before again undoes (the list
+    /// emptied without a word: keyboard explorer). A switch of region or cluster says
+    /// its own (`LeftOutNote`).
+    pub specs_dropped: RwSignal<Option<SpecsLeftOut>>,
 }
 
 impl FormCx {
@@ -662,7 +671,11 @@ impl FormCx {
                 .filter(|id| !id.is_empty() && !next.compute.specs.contains(id))
                 .cloned()
                 .collect();
-            let said = (!dropped.is_empty()).then(|| (before.compute.kind, dropped, next.clone()));
+            let said = (!dropped.is_empty()).then(|| SpecsLeftOut {
+                kind: before.compute.kind,
+                specs: dropped,
+                after: next.clone(),
+            });
             if self.specs_dropped.with_untracked(|was| *was != said) {
                 self.specs_dropped.set(said);
             }

@@ -250,7 +250,8 @@ pub fn SpecsEditor() -> impl IntoView {
             <p class="note left-out" role="status" data-testid="specs-dropped">{move || cx.specs_dropped.with(|dropped| {
                 // The draft is compared only while there is a note: no keystroke pays
                 // for it.
-                let (kind, ids, _) = dropped.as_ref().filter(|(_, _, after)| cx.spec.with(|s| s == after))?;
+                let super::context::SpecsLeftOut { kind, specs: ids, .. } =
+                    dropped.as_ref().filter(|d| cx.spec.with(|s| *s == d.after))?;
                 let lang = cx.lang();
                 let items: Vec<String> = ids.iter()
                     .map(|id| shared::messages::text(lang, "ui.form.left_out.spec", &[("name", super::compute::spec_name(cx, id))]))
