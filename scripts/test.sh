@@ -48,7 +48,8 @@ bash scripts/bundle-size.sh
 step "native tests: shared (unit, property, corpus, doc), server (oneshot, real HTTP, on SQLite and PostgreSQL 15), end-to-end (Chromium)"
 # scripts/postgres.sh starts a throwaway PostgreSQL 15, sets BERTH_TEST_POSTGRES for the
 # Postgres store and two-server suites, and stops it when the tests end.
-tests bash scripts/postgres.sh -- cargo test --locked --workspace --exclude berth-frontend --features berth-shared/demo
+# --no-fail-fast: one failing test binary must not hide what the others would say.
+tests bash scripts/postgres.sh -- cargo test --locked --no-fail-fast --workspace --exclude berth-frontend --features berth-shared/demo
 
 step "schemathesis: the live server against its OpenAPI document"
 # A failure here is counted in the closing line (and fails the script there).
