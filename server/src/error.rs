@@ -180,6 +180,9 @@ pub enum ApiError {
     /// A query parameter is not valid.
     #[error("{0}")]
     BadQuery(String),
+    /// A request header Berth reads (`Idempotency-Key`) is not valid, or is given twice.
+    #[error("{0}")]
+    BadHeader(String),
     /// A path parameter (`{id}`, `{token}`) is not valid: not UTF-8 once decoded.
     #[error("{0}")]
     BadPath(String),
@@ -218,9 +221,10 @@ impl ApiError {
             ApiError::UntrustedProxy
             | ApiError::CrossSite { .. }
             | ApiError::NotJsonFromPage { .. } => StatusCode::FORBIDDEN,
-            ApiError::BadQuery(_) | ApiError::BadPath(_) | ApiError::BadBody(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::BadQuery(_)
+            | ApiError::BadHeader(_)
+            | ApiError::BadPath(_)
+            | ApiError::BadBody(_) => StatusCode::BAD_REQUEST,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::StoreUnreachable => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -249,6 +253,7 @@ impl ApiError {
             ApiError::UntrustedProxy => "auth.untrusted_proxy",
             ApiError::CrossSite { .. } | ApiError::NotJsonFromPage { .. } => "request.cross_site",
             ApiError::BadQuery(_) => "query.invalid",
+            ApiError::BadHeader(_) => "header.invalid",
             ApiError::BadPath(_) => "path.invalid",
             ApiError::BadBody(_) => "body.invalid",
             ApiError::Internal(_) => "internal",

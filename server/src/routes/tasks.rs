@@ -463,7 +463,7 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     // Two keys: which one the client meant cannot be told, and taking the first made a
     // retry that sent only the second a new task.
     if headers.get_all("idempotency-key").iter().nth(1).is_some() {
-        return Err(ApiError::BadQuery(
+        return Err(ApiError::BadHeader(
             "Idempotency-Key is given more than once; send one".into(),
         ));
     }
@@ -478,7 +478,7 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
             .filter(|k| (1..=255).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()))
             .map(|k| Some(k.to_owned()))
             .ok_or_else(|| {
-                ApiError::BadQuery(
+                ApiError::BadHeader(
                     "Idempotency-Key must be 1 to 255 visible ASCII characters, no spaces".into(),
                 )
             }),

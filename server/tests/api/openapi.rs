@@ -292,7 +292,7 @@ async fn an_idempotency_key_with_a_tab_is_refused_as_documented() {
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     let body: Value = serde_json::from_slice(&bytes).unwrap();
-    assert_eq!(body["code"], "query.invalid");
+    assert_eq!(body["code"], "header.invalid");
 }
 
 /// Found by schemathesis: serde reads a struct from a list, so `[[]]` set no tags.
