@@ -1558,6 +1558,8 @@ fn Actions(
     };
     let share = RwSignal::new(None::<String>);
     let copied = RwSignal::new(None::<bool>);
+    // Which listed link the last Copy in the list was of, and whether it was copied.
+    let copied_link = RwSignal::new(None::<(u32, bool)>);
     let busy = RwSignal::new(false);
     // The task's links that work, once asked for (Share or Links); what the last Revoke
     // did, said where the revoked link's button was.
@@ -1745,6 +1747,7 @@ fn Actions(
         // with its Close (phone recheck).
         share.set(None);
         copied.set(None);
+        copied_link.set(None);
         // The buttons are off while the list loads: the focus would fall to the page's
         // body (explorer, round 10), so it waits on the actions, as Share's does.
         let waiting_on = actions.get_untracked();
@@ -1813,6 +1816,7 @@ fn Actions(
                         share.set(None);
                     }
                     revoked.set(Some((link.link, link.created_at)));
+                    copied_link.set(None);
                 }
                 Err(err) => {
                     deleted_or(err, gone, error);
@@ -1865,20 +1869,17 @@ fn Actions(
             return;
         };
         leptos::task::spawn_local(async move {
-            // `navigator.clipboard` is undefined outside a secure context (a plain-http
-            // address), where calling it would throw through the page's wasm.
-            let clipboard = web_sys::window()
-                .and_then(|w| js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).ok())
-                .filter(|c| c.is_object())
-                .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::Clipboard>);
-            let done = match clipboard {
-                Some(clipboard) => {
-                    let promise = clipboard.write_text(&link);
-                    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
-                }
-                None => false,
-            };
+            let done = to_clipboard(&link).await;
             copied.set(Some(done));
+        });
+    };
+    // A listed link copied by its own button: only the newest link had a Copy, in
+    // Share's panel, and an older one sent before had to be selected by hand (explorer).
+    let copy_listed = move |n: u32, address: String| {
+        copied_link.set(None);
+        leptos::task::spawn_local(async move {
+            let done = to_clipboard(&address).await;
+            let _ = copied_link.try_set(Some((n, done)));
         });
     };
     view! {
@@ -2026,6 +2027,11 @@ fn Actions(
                                             </div>
                                         }
                                     });
+                                    let copy_label = lang.text_with("ui.detail.share_copy_label", &[("link", n.to_string())]);
+                                    let copy_this = {
+                                        let address = address.clone();
+                                        move |_| copy_listed(n, address.clone())
+                                    };
                                     view! {
                                         // Numbered, as the line a revoke leaves names it.
                                         <li data-testid=format!("share-link-{n}")>
@@ -2034,6 +2040,10 @@ fn Actions(
                                             <code>{address}</code>
                                             " "
                                             <span class="help">{made}</span>
+                                            " "
+                                            <button type="button" data-testid=format!("share-copy-{n}") aria-label=copy_label on:click=copy_this>
+                                                {crate::i18n::tr("ui.detail.copy")}
+                                            </button>
                                             " "
                                             <button type="button" data-testid=format!("share-revoke-{n}") aria-label=label
                                                 disabled=move || busy.get() on:click=move |_| revoking.set(Some(n)) node_ref=revoke_button>
@@ -2049,6 +2059,13 @@ fn Actions(
                     <button type="button" data-testid="share-links-close" aria-label=move || lang.text("ui.detail.share_links_close") on:click=move |_| close(Panel::Links)>
                         {crate::i18n::tr("ui.detail.close")}
                     </button>
+                    <p role="status" data-testid="share-links-copied">
+                        {move || copied_link.get().map(|(n, ok)| if ok {
+                            lang.text_with("ui.detail.share_copied_n", &[("link", n.to_string())])
+                        } else {
+                            lang.text("ui.detail.copy_failed")
+                        })}
+                    </p>
                 </div>
             })}
             // A revoke leaves the keyboard here, outside the list, which Escape closes still.
@@ -2057,6 +2074,22 @@ fn Actions(
                 {move || revoked.get().map(|(n, at)| lang.text_with("ui.detail.share_revoked", &[("link", n.to_string()), ("at", made_at(at))]))}
             </p>
         </section>
+    }
+}
+
+/// Writes `text` to the clipboard; false where the browser refuses it.
+async fn to_clipboard(text: &str) -> bool {
+    // `navigator.clipboard` is undefined outside a secure context (a plain-http address),
+    // where calling it would throw through the page's wasm.
+    let clipboard = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).ok())
+        .filter(|c| c.is_object())
+        .map(wasm_bindgen::JsCast::unchecked_into::<web_sys::Clipboard>);
+    match clipboard {
+        Some(clipboard) => wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text))
+            .await
+            .is_ok(),
+        None => false,
     }
 }
 

@@ -6711,6 +6711,63 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     finish(handle, &host, &address);
 }
 
+/// Each listed share link has a Copy of its own, named by its number, which copies that
+/// link's address and says so; where the browser refuses the clipboard it says to copy
+/// by hand (explorer: only the newest link, in Share's panel, could be copied).
+#[wasm_bindgen_test]
+async fn each_listed_share_link_is_copied_by_its_own_button() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-share-links']").await;
+    press_until_asked(&host, "action-share-links", "/tasks/t1/share").await;
+    let links = vec![share_link(1, "tok-one"), share_link(3, "tok-three")];
+    answer_fetch("/share", &serde_json::to_string(&links).unwrap());
+    until_found(&host, "the links", "[data-testid='share-copy-3']").await;
+
+    let copy_three = find(&host, "[data-testid='share-copy-3']");
+    assert_eq!(copy_three.tag_name(), "BUTTON");
+    assert_eq!(
+        copy_three.get_attribute("aria-label").as_deref(),
+        Some("Copy link 3")
+    );
+    // A clipboard that keeps what it is given, in place of the browser's, which a test
+    // page without a user's gesture may refuse.
+    js_sys::eval(
+        "Object.defineProperty(navigator, 'clipboard', { configurable: true, \
+           value: { writeText: (text) => { window.__copied = text; return Promise.resolve(); } } })",
+    )
+    .unwrap();
+    copy_three.click();
+    until("said copied", || {
+        all_text(&host, "[data-testid='share-links-copied']") == ["Link 3 copied."]
+    })
+    .await;
+    let copied = js_sys::eval("window.__copied").unwrap().as_string();
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    assert_eq!(copied, Some(format!("{origin}/shared/tok-three")));
+    find(&host, "[data-testid='lang-zh']").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        all_text(&host, "[data-testid='share-links-copied']"),
+        ["链接 3 已复制。"]
+    );
+    back_to_english(&host).await;
+
+    // No clipboard (a plain-http address is not a secure context): copy by hand.
+    js_sys::eval(
+        "Object.defineProperty(navigator, 'clipboard', { configurable: true, value: undefined })",
+    )
+    .unwrap();
+    find(&host, "[data-testid='share-copy-1']").click();
+    until("said refused", || {
+        all_text(&host, "[data-testid='share-links-copied']")
+            == ["The browser refused the clipboard; copy the link by hand."]
+    })
+    .await;
+    js_sys::eval("delete navigator.clipboard; delete window.__copied").unwrap();
+    finish(handle, &host, &address);
+}
+
 /// An owner's action refused as not the owner's, once the user signed in in this tab has
 /// changed (a proxy's new login), says who is signed in now and offers a reload (team
 /// explorer: the page went on offering alice's actions to bob); a refusal while still

@@ -1726,6 +1726,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.share", "Share"),
     ("ui.detail.share_close", "Close the share link"),
+    ("ui.detail.share_copied_n", "Link {link} copied."),
+    ("ui.detail.share_copy_label", "Copy link {link}"),
     (
         "ui.detail.share_help",
         "Anyone signed in with this link sees the task read-only; hidden values stay masked. Each Share makes another link: Manage links lists them, each with its Revoke.",

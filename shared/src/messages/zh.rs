@@ -1492,6 +1492,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.share", "分享"),
     ("ui.detail.share_close", "关闭分享链接"),
+    ("ui.detail.share_copied_n", "链接 {link} 已复制。"),
+    ("ui.detail.share_copy_label", "复制链接 {link}"),
     (
         "ui.detail.share_help",
         "任何已登录用户可通过此链接只读查看任务；隐藏的变量值以掩码展示。每次点击“分享”都会生成新的链接，可在“管理链接”中查看并逐个撤销。",
