@@ -2356,9 +2356,19 @@ fn TagEditor(
                                 && path.strip_prefix(&row).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
                         })
                     });
+                    // Its number in words too, as the finding names it: a red chip
+                    // alone is lost on a reader who cannot tell red, or hears the page
+                    // (keyboard explorer).
+                    let marked = refused.clone();
+                    let mark = move || marked().then(|| view! {
+                        <span class="tag-refused" data-testid="tag-refused">
+                            {move || lang.text_with("ui.detail.tag_refused", &[("number", (i + 1).to_string())])}
+                        </span>
+                        " "
+                    });
                     view! {
                         <li>
-                            <span class="tag" class:refused=refused data-testid="tag">{text}</span>
+                            <span class="tag" class:refused=refused data-testid="tag">{mark}{text}</span>
                             {owner.then(|| view! {
                                 <button
                                     type="button"

@@ -7037,6 +7037,13 @@ async fn a_tag_edit_is_checked_and_refused_at_the_tags() {
         .contains("refused")
     };
     assert!(!refused(1) && refused(2));
+    // In words too, with the number the finding gives it, not by its red alone
+    // (keyboard explorer).
+    assert_eq!(
+        all_text(&host, ".tags li:nth-child(2) [data-testid='tag']"),
+        ["#2, refused: bad key!=x"]
+    );
+    assert!(all_text(&host, ".tags li:nth-child(1) [data-testid='tag']")[0].starts_with("team="));
     find(&host, ".tags li:nth-child(2) .remove").click();
     add("stage", "eval");
     leptos::task::tick().await;

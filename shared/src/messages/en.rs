@@ -1797,6 +1797,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.stop_yes", "Stop it"),
     ("ui.detail.tag_add", "Add tag"),
+    ("ui.detail.tag_refused", "#{number}, refused:"),
     ("ui.detail.tag_remove", "Remove tag {tag}"),
     ("ui.detail.tags", "Tags"),
     (

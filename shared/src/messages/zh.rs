@@ -1560,6 +1560,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.stop_yes", "确认停止"),
     ("ui.detail.tag_add", "添加标签"),
+    ("ui.detail.tag_refused", "#{number} 未通过："),
     ("ui.detail.tag_remove", "移除标签 {tag}"),
     ("ui.detail.tags", "标签"),
     (
