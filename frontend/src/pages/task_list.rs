@@ -1523,6 +1523,9 @@ pub fn Filters(
                     type="search"
                     data-testid=test_id
                     placeholder=placeholder.map(crate::i18n::tr)
+                    // Wide enough for its hint beside the arrow of its list of names: at
+                    // the default 20 it read "a user's name, whol" (keyboard explorer).
+                    size=move || placeholder.map(|key| hint_width(&lang.text(key), list.is_some()))
                     prop:value=shown(value)
                     aria-invalid=move || refused().then_some("true")
                     aria-describedby=tag.then_some(TAG_REFUSED_ID)
@@ -1675,6 +1678,13 @@ const TAG_REFUSED_ID: &str = "filter-tag-refused";
 const OWNERS_ID: &str = "berth-owner-names";
 
 /// An owner typed in the filter bar: someone else's tasks are not the reader's own.
+/// A text box's `size` that shows `hint` whole: a Chinese character is about two of
+/// the average characters `size` counts, and a list's arrow takes about four.
+fn hint_width(hint: &str, list: bool) -> usize {
+    let width: usize = hint.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+    (width + if list { 6 } else { 2 }).max(20)
+}
+
 fn set_owner(filter: &mut ListFilter, owner: String) {
     if !owner.trim().is_empty() {
         filter.mine = false;

@@ -3146,6 +3146,65 @@ async fn the_owner_filter_offers_the_groups_members() {
     finish(handle, &host, &address);
 }
 
+/// The filter boxes' hints show whole, in either language, at the pages' style (keyboard
+/// explorer: the Owner box read "a user's name, whol" at 1280 px).
+#[wasm_bindgen_test]
+async fn the_filter_boxes_hints_show_whole() {
+    use frontend::pages::task_list::TaskListPage;
+    let style = page_style();
+    for lang in [Lang::En, Lang::Zh] {
+        let address = fresh_page();
+        hold_fetches();
+        let host = crate::new_host();
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            UiLang::provide().set(lang);
+            Nav::provide();
+            view! { <TaskListPage session=demo_session() /> }.into_any()
+        });
+        for id in ["filter-owner", "filter-tag"] {
+            let input: web_sys::HtmlInputElement =
+                find(&host, &format!("[data-testid='{id}']")).unchecked_into();
+            let computed = web_sys::window()
+                .unwrap()
+                .get_computed_style(&input)
+                .unwrap()
+                .unwrap();
+            // The hint's width in the box's own font, by a span beside it.
+            let document = web_sys::window().unwrap().document().unwrap();
+            let span: HtmlElement = document.create_element("span").unwrap().unchecked_into();
+            span.set_text_content(Some(&input.placeholder()));
+            let font = computed.get_property_value("font").unwrap();
+            span.style().set_property("font", &font).unwrap();
+            span.style().set_property("white-space", "pre").unwrap();
+            document.body().unwrap().append_child(&span).unwrap();
+            let hint = span.get_bounding_client_rect().width();
+            span.remove();
+            let padding: f64 = ["padding-left", "padding-right"]
+                .iter()
+                .map(|p| {
+                    let px = computed.get_property_value(p).unwrap();
+                    px.trim_end_matches("px").parse::<f64>().unwrap()
+                })
+                .sum();
+            // Room for the arrow Chromium draws at the end of a box with a list (30 px in
+            // the explorer's screenshot).
+            let arrow = if input.has_attribute("list") {
+                32.0
+            } else {
+                0.0
+            };
+            let room = f64::from(input.client_width()) - padding - arrow;
+            let text = input.placeholder();
+            assert!(
+                hint <= room,
+                "{lang:?} {id}: {text:?} is {hint} px in {room} px"
+            );
+        }
+        finish(handle, &host, &address);
+    }
+    style.remove();
+}
+
 fn all_text_values(host: &HtmlElement, selector: &str) -> Vec<String> {
     let found = host.query_selector_all(selector).unwrap();
     (0..found.length())
