@@ -437,6 +437,23 @@ impl Page {
         assert_eq!(now.as_deref(), Some(value), "{path}");
     }
 
+    /// The element `css` stands wholly inside the window, give or take a pixel's part
+    /// (waits for it: the browser scrolls to a focused element).
+    pub async fn check_in_view(&self, css: &str) {
+        let script = format!(
+            "const r = document.querySelector({css:?}).getBoundingClientRect(); \
+             return [r.top, r.bottom, window.innerHeight];"
+        );
+        self.script_until(&script, &format!("{css} in view"), |v| {
+            let at: Vec<f64> = v
+                .as_array()
+                .map(|a| a.iter().filter_map(serde_json::Value::as_f64).collect())
+                .unwrap_or_default();
+            matches!(at[..], [top, bottom, height] if top > -1.0 && bottom < height + 1.0)
+        })
+        .await;
+    }
+
     /// The element with this `data-testid` has the focus.
     pub async fn check_focus_on(&self, test_id: &str) {
         self.wait_for_focus("data-testid", test_id).await;

@@ -244,6 +244,22 @@ async fn a_keyboard_user_fills_reorders_and_submits_the_form() {
     page.check_outcome_contains("H100 whole node 整机").await;
     screenshot(&page.client, "form-keyboard").await;
 
+    // At 200% zoom (640 × 400 CSS px) the plan stands below the fields: the Tab after the
+    // last compute field brings it into view (keyboard explorer: nothing did).
+    page.client
+        .set_window_size(640, 400)
+        .await
+        .expect("the window resizes");
+    page.tab_to("compute.units_per_node").await;
+    page.keys(key::TAB).await;
+    page.check_focus_on("plan").await;
+    page.check_in_view("[data-testid='plan'] h2").await;
+    screenshot(&page.client, "form-keyboard-zoomed-plan").await;
+    page.client
+        .set_window_size(1400, 1000)
+        .await
+        .expect("the window resizes");
+
     page.check_submit_enabled().await;
     page.tab_to_test_id("submit").await;
     page.keys(key::ENTER).await;

@@ -518,6 +518,7 @@ pub fn PlanView(
         .unwrap_or_default()
         .of("berth-plan-title");
     let labelled = title.clone();
+    let heading = NodeRef::<leptos::html::H2>::new();
     view! {
         // The verdict again, in a form too narrow for the panel beside the fields
         // (form.css): kept in sight at the window's foot while the compute fields are,
@@ -525,8 +526,13 @@ pub fn PlanView(
         // the workers box: narrow-screen explorer). Unheard: the live region says it.
         // Whole on hover, where two lines cut it short (form.css).
         <p class=move || headline.with(|(class, _)| format!("plan-bar {class}")) aria-hidden="true" data-testid="plan-bar" title=said>{said}</p>
-        <section class="plan" aria-labelledby=labelled data-testid="plan">
-            <h2 id=title>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
+        // A stop of the keyboard's: where it stands below the fields (200% zoom), Tab
+        // from the last compute field brought nothing of it into view, and no control
+        // in it is there to take the focus (keyboard explorer); beside them, it is a box
+        // that scrolls, which a keyboard scrolls only once it has the focus.
+        <section class="plan" tabindex="0" aria-labelledby=labelled data-testid="plan"
+            on:focus=move |_| heading_in_view(heading)>
+            <h2 id=title node_ref=heading>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
             <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{move || heard.get()}</p>
             {use_context::<PlanFreshness>().map(|fresh| view! {
                 <div role="status">
@@ -657,8 +663,48 @@ pub fn PlanView(
                         <p class="idle" data-testid="idle">{said}</p>
                     }
                 }).collect_view();
+                // Would not start: the most workers that would, and a press to take them
+                // (novice explorer: the smaller size that starts today was found by trial,
+                // and "contact the administrator" stood where 2 workers started at once).
+                // Not for an autoscaling RayJob, whose range is counted at its maximum.
+                let fewer = form
+                    .filter(|cx| !stale && !matches!(plan.outcome, Outcome::Now { .. }) && !cx.spec.with_untracked(|s| s.autoscales()))
+                    .and_then(|cx| cx.most_workers_now().map(|found| (cx, found)))
+                    .map(|(cx, (workers, fits))| {
+                        let spec = fits.used().map(|c| name(&c.spec)).unwrap_or_default();
+                        let said = if workers == 0 {
+                            text(l, "ui.form.plan.fewer#none", &[("spec", spec)])
+                        } else {
+                            text(l, "ui.form.plan.fewer", &[
+                                ("workers", workers.to_string()),
+                                ("replicas", fits.replicas.to_string()),
+                                ("spec", spec),
+                            ])
+                        };
+                        let take = move |_| {
+                            cx.edit("compute.workers", |s| s.compute.workers = workers);
+                            // The button goes with the wait it was for: the keyboard goes
+                            // to the box it changed.
+                            if let Some(control) = web_sys::window()
+                                .and_then(|w| w.document())
+                                .and_then(|d| d.get_element_by_id(&cx.control_id("compute.workers")))
+                                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+                            {
+                                let _ = control.focus();
+                            }
+                        };
+                        view! {
+                            <p class="fewer" data-testid="fewer-workers">
+                                {said}" "
+                                <button type="button" data-testid="fewer-workers-use" on:click=take>
+                                    {text(l, "ui.form.plan.fewer_use", &[("workers", workers.to_string())])}
+                                </button>
+                            </p>
+                        }
+                    });
                 view! {
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
+                    {fewer}
                     // Unheard while stale: the live region says it waits.
                     <div class="plan-body" class:stale=stale aria-hidden=stale.then_some("true") data-testid="plan-body">
                     // The maximum the plan was made for, the head aside: a plan kept from
@@ -752,5 +798,22 @@ pub fn PlanView(
                 }.into_any()
             }}
         </section>
+    }
+}
+
+/// Brings the plan's heading into view as the panel takes the focus: the browser centres
+/// a focused box taller than the window, which hid the heading and the verdict under it.
+fn heading_in_view(heading: NodeRef<leptos::html::H2>) {
+    let Some(heading) = heading.get_untracked() else {
+        return;
+    };
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let at = heading.get_bounding_client_rect();
+    if at.top() < 0.0 || at.bottom() > height {
+        // At the window's top, the verdict below it.
+        heading.scroll_into_view_with_bool(true);
     }
 }

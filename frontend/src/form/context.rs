@@ -624,10 +624,40 @@ impl FormCx {
     pub fn plan_at_level(&self, level: shared::task::IdleStability) -> Option<Plan> {
         let mut spec = self.spec.get_untracked();
         spec.compute.idle_stability = Some(level);
+        self.plan_of(&spec)
+    }
+
+    /// The most workers, fewer than the draft's, with which the task would start now, and
+    /// the plan it would start by: the plan panel offers it when the draft would not start
+    /// (novice explorer: "or smaller if it cannot start today" was found by trial).
+    pub fn most_workers_now(&self) -> Option<(u32, Plan)> {
+        let spec = self.spec.get_untracked();
+        let starts_with = |workers: u32| {
+            let mut fewer = spec.clone();
+            fewer.compute.workers = workers;
+            self.plan_of(&fewer)
+                .filter(|p| matches!(p.outcome, shared::quota::Outcome::Now { .. }))
+        };
+        // Fewer workers never need more quota nor more of a node, so the most that start
+        // are found by halves: a handful of plans, not one per count up to 1,024.
+        let mut found = (0, starts_with(0)?);
+        let mut over = spec.compute.workers;
+        while over.saturating_sub(found.0) > 1 {
+            let mid = found.0 + (over - found.0) / 2;
+            match starts_with(mid) {
+                Some(plan) => found = (mid, plan),
+                None => over = mid,
+            }
+        }
+        (found.0 < spec.compute.workers).then_some(found)
+    }
+
+    /// The plan of `spec` on this form's catalog, use and user.
+    fn plan_of(&self, spec: &TaskSpec) -> Option<Plan> {
         self.usage.with_untracked(|usage| {
             self.catalog.with_value(|catalog| {
                 self.user.with_value(|user| {
-                    shared::quota::plan(&spec, catalog, usage, user)
+                    shared::quota::plan(spec, catalog, usage, user)
                         .ok()
                         .flatten()
                 })

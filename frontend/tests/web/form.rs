@@ -623,6 +623,91 @@ async fn two_h100_specs() -> Form {
     form
 }
 
+/// A task that would not start now is told the most workers with which it would, and
+/// takes them with one press, the keyboard left in the workers box (novice explorer:
+/// "or smaller if it cannot start today" was found by trial): over quota, and queued for
+/// want of free nodes for the whole gang.
+#[wasm_bindgen_test]
+async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.choose("compute.kind", "reserved").await;
+    form.choose("compute.pool", "sh-a-h100").await;
+    form.choose("compute.specs[0]", "h100-8g").await;
+    form.type_in("compute.units_per_node", "1").await;
+    form.type_in("compute.workers", "1").await;
+    sleep(50).await;
+    // Starts now: nothing to offer.
+    assert!(
+        form.text("outcome").starts_with("Starts now"),
+        "{}",
+        form.text("outcome")
+    );
+    assert!(
+        form.host
+            .query_selector("[data-testid='fewer-workers']")
+            .unwrap()
+            .is_none()
+    );
+    // 3 whole nodes against a quota of 16 GPUs: 2 start.
+    form.type_in("compute.workers", "2").await;
+    sleep(50).await;
+    assert!(
+        form.text("outcome").starts_with("Cannot start"),
+        "{}",
+        form.text("outcome")
+    );
+    assert_eq!(
+        form.text("fewer-workers"),
+        "With Workers at 1 (2 replicas in all), it would start now with H100 whole node 整机. Set Workers to 1"
+    );
+    form.click("fewer-workers-use").await;
+    sleep(50).await;
+    assert_eq!(form.submitted().await.compute.workers, 1);
+    assert!(
+        form.text("outcome").starts_with("Starts now"),
+        "{}",
+        form.text("outcome")
+    );
+    assert!(
+        form.host
+            .query_selector("[data-testid='fewer-workers']")
+            .unwrap()
+            .is_none()
+    );
+    let focused = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .unwrap();
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("compute.workers")
+    );
+    drop(form);
+
+    // On demand, 8 A100s a replica: free nodes hold 3 of 4 replicas now, so 2 workers.
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.type_in("compute.units_per_node", "8").await;
+    form.type_in("compute.workers", "3").await;
+    sleep(50).await;
+    assert!(
+        form.text("outcome").starts_with("Will queue"),
+        "{}",
+        form.text("outcome")
+    );
+    assert_eq!(
+        form.text("fewer-workers"),
+        "With Workers at 2 (3 replicas in all), it would start now with A100 single card 单卡. Set Workers to 2"
+    );
+    form.click("lang-zh").await;
+    sleep(50).await;
+    assert_eq!(
+        form.text("fewer-workers"),
+        "工作节点数改为 2（共 3 个副本）即可立即启动，使用 A100 single card 单卡。 将工作节点数改为 2"
+    );
+}
+
 /// A switch of resource kind whose pool offers none of the list's specs says it left
 /// them out, as a switch of region does, and how to keep them (keyboard explorer: the
 /// list emptied to "is required" without a word); switched straight back, they are back

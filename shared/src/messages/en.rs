@@ -2150,6 +2150,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "The catalog changed on the server since this form opened (quotas, specs or pools): reload the page to plan against it; your draft is kept.",
     ),
     (
+        "ui.form.plan.fewer",
+        "With Workers at {workers} ({replicas} replicas in all), it would start now with {spec}.",
+    ),
+    (
+        "ui.form.plan.fewer#none",
+        "With Workers at 0, one replica alone, it would start now with {spec}.",
+    ),
+    ("ui.form.plan.fewer_use", "Set Workers to {workers}"),
+    (
         "ui.form.plan.fragment",
         "{nodes} nodes with {units} free each",
     ),

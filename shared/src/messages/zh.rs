@@ -1878,6 +1878,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.catalog_changed",
         "自本表单打开以来，服务器上的资源目录（配额、规格或资源池）已变更：请刷新页面，按新的资源目录计算；草稿会保留。",
     ),
+    (
+        "ui.form.plan.fewer",
+        "工作节点数改为 {workers}（共 {replicas} 个副本）即可立即启动，使用 {spec}。",
+    ),
+    (
+        "ui.form.plan.fewer#none",
+        "工作节点数改为 0（仅 1 个副本）即可立即启动，使用 {spec}。",
+    ),
+    ("ui.form.plan.fewer_use", "将工作节点数改为 {workers}"),
     ("ui.form.plan.fragment", "空闲 {units} 份的节点 {nodes} 个"),
     (
         "ui.form.plan.head_only",
