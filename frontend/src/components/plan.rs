@@ -427,6 +427,11 @@ pub fn PlanView(
         }),
         None => Signal::stored(None),
     };
+    // Whether the replicas are a Ray head's and workers (else a master's), in a form.
+    let ray = match form {
+        Some(cx) => cx.watch(|s| s.task_type().map(|t| t == shared::TaskType::RayJob)),
+        None => Signal::stored(None),
+    };
     let chosen_level = match form {
         Some(cx) => cx.watch(|s| s.compute.idle_stability),
         None => Signal::stored(None),
@@ -712,7 +717,19 @@ pub fn PlanView(
                     // explorer: "5 replicas: the head and up to 1 worker").
                     <p class="meta" data-pool=plan.pool.clone() data-testid="replicas">{match autoscaling_max.get() {
                         Some(_) => text(l, "ui.form.plan.replicas#autoscaling", &[("replicas", plan.replicas.to_string()), ("max", plan.replicas.saturating_sub(1).to_string()), ("pool", pool_name(&plan.pool))]),
-                        None => text(l, "ui.form.plan.replicas", &[("replicas", plan.replicas.to_string()), ("pool", pool_name(&plan.pool))]),
+                        // Who they are, where a form says the task's type: "3 replicas"
+                        // beside a workers box of 2 read as a fault (novice explorer).
+                        None => {
+                            let workers = plan.replicas.saturating_sub(1);
+                            let key = match (ray.get(), workers) {
+                                (None, _) => "ui.form.plan.replicas",
+                                (Some(false), 0) => "ui.form.plan.replicas#master_alone",
+                                (Some(false), _) => "ui.form.plan.replicas#master",
+                                (Some(true), 0) => "ui.form.plan.replicas#head_alone",
+                                (Some(true), _) => "ui.form.plan.replicas#head",
+                            };
+                            text(l, key, &[("replicas", plan.replicas.to_string()), ("workers", workers.to_string()), ("pool", pool_name(&plan.pool))])
+                        }
                     }}</p>
                     {quota_bars}
                     {held}

@@ -2248,7 +2248,9 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
     );
     form.type_in("ray.autoscaling.max_workers", "4").await;
     form.tick_box("ray.autoscaling.enabled", false).await;
-    assert!(form.text("replicas").starts_with("3 replicas · pool"));
+    assert!(form
+        .text("replicas")
+        .starts_with("3 replicas: the head and 2 workers · pool"));
     // sh-b's L40S: alice's running tasks hold 8 of her 16 on-demand GPUs; 16 more are
     // asked.
     let l40s = example(shared::demo::PYTORCH_EXAMPLE).with(|s| {
@@ -7127,7 +7129,7 @@ async fn the_plan_names_its_pool_by_catalog_name() {
         .expect("the plan's pool line");
     assert_eq!(
         meta.text_content().unwrap(),
-        "2 replicas · pool A100 + CPU shared 共享"
+        "2 replicas: the master and 1 worker · pool A100 + CPU shared 共享"
     );
     assert_eq!(
         meta.get_attribute("data-pool").as_deref(),

@@ -2297,6 +2297,30 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.replicas#autoscaling_one",
         "{replicas} replicas: the head and up to 1 worker, the autoscaling maximum · pool {pool}",
     ),
+    (
+        "ui.form.plan.replicas#head",
+        "{replicas} replicas: the head and {workers} workers · pool {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#head_alone",
+        "1 replica: the head alone · pool {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#head_one",
+        "{replicas} replicas: the head and 1 worker · pool {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#master",
+        "{replicas} replicas: the master and {workers} workers · pool {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#master_alone",
+        "1 replica: the master alone · pool {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#master_one",
+        "{replicas} replicas: the master and 1 worker · pool {pool}",
+    ),
     ("ui.form.plan.replicas_one", "1 replica · pool {pool}"),
     ("ui.form.plan.short_of", "{amount} ({spec})"),
     (

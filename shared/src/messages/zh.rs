@@ -2007,6 +2007,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.replicas#autoscaling",
         "{replicas} 个副本：Head 和至多 {max} 个 Worker（按扩容上限计）· 资源池 {pool}",
     ),
+    (
+        "ui.form.plan.replicas#head",
+        "{replicas} 个副本：Head 和 {workers} 个 Worker · 资源池 {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#head_alone",
+        "1 个副本：仅 Head · 资源池 {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#master",
+        "{replicas} 个副本：1 个主节点和 {workers} 个工作节点 · 资源池 {pool}",
+    ),
+    (
+        "ui.form.plan.replicas#master_alone",
+        "1 个副本：仅主节点 · 资源池 {pool}",
+    ),
     ("ui.form.plan.short_of", "{amount}（{spec}）"),
     (
         "ui.form.plan.stale",
