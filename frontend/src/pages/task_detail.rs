@@ -1443,6 +1443,8 @@ const STOP_ASKED_ID: &str = "stop-asked";
 
 /// The id of the line that says why Delete is off until the task has ended.
 const DELETE_AFTER_END_ID: &str = "delete-after-end";
+/// The id of the line that tells Clone from Resubmit under a failed task's actions.
+const FAILED_NEXT_ID: &str = "failed-next";
 
 /// The actions' panels that open below them.
 #[derive(Clone, Copy)]
@@ -1469,6 +1471,7 @@ fn Actions(
     let nav = Nav::use_context();
     let id = move || view.with_untracked(|v| v.task.id.0.clone());
     let finished = move || view.with(|v| v.task.phase.is_finished());
+    let failed = move || view.with(|v| v.task.phase == TaskPhase::Failed);
     let confirming = RwSignal::new(None::<Question>);
     // The list, once back at it, does not show the task deleted here.
     let list = super::task_list::ListMemory::use_context();
@@ -1905,7 +1908,8 @@ fn Actions(
                     {crate::i18n::tr("ui.detail.clone")}
                 </Link>
                 {owner.then(|| view! {
-                    <button type="button" data-testid="action-resubmit" disabled=move || busy.get() || settling.get() on:click=resubmit>
+                    <button type="button" data-testid="action-resubmit" disabled=move || busy.get() || settling.get() on:click=resubmit
+                        aria-describedby=move || failed().then_some(FAILED_NEXT_ID)>
                         {crate::i18n::tr("ui.detail.resubmit")}
                     </button>
                     <button type="button" data-testid="action-share" disabled=move || busy.get() on:click=make_share node_ref=share_button>
@@ -1941,6 +1945,13 @@ fn Actions(
             // up as the task ended (explorer, layout shift).
             {move || (owner && finished()).then(|| view! {
                 <p class="help" data-testid="delete-ended">{crate::i18n::tr("ui.detail.delete_ended")}</p>
+            })}
+            // Which of the two to press to run it again: Resubmit ran a broken command
+            // again on 16 GPUs, where Clone was meant (novice explorer).
+            {move || failed().then(|| view! {
+                <p class="help" id=FAILED_NEXT_ID data-testid="failed-next">
+                    {move || lang.text(if owner { "ui.detail.failed_next" } else { "ui.detail.failed_next#clone" })}
+                </p>
             })}
             <p role="status" tabindex="-1" data-testid="stop-meanwhile">
                 {move || stopped_meanwhile.get().then(|| lang.text("ui.detail.stop_meanwhile"))}

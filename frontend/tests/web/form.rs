@@ -2248,9 +2248,10 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
     );
     form.type_in("ray.autoscaling.max_workers", "4").await;
     form.tick_box("ray.autoscaling.enabled", false).await;
-    assert!(form
-        .text("replicas")
-        .starts_with("3 replicas: the head and 2 workers · pool"));
+    assert!(
+        form.text("replicas")
+            .starts_with("3 replicas: the head and 2 workers · pool")
+    );
     // sh-b's L40S: alice's running tasks hold 8 of her 16 on-demand GPUs; 16 more are
     // asked.
     let l40s = example(shared::demo::PYTORCH_EXAMPLE).with(|s| {

@@ -6770,6 +6770,48 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     finish(handle, &host, &address);
 }
 
+/// A failed task's actions say which of Clone and Resubmit runs it changed, and
+/// Resubmit is described by it (novice explorer: Resubmit ran the broken command again
+/// on 16 GPUs, where Clone was meant); a task that succeeded says nothing of it.
+#[wasm_bindgen_test]
+async fn a_failed_tasks_actions_tell_clone_from_resubmit() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Failed).await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    assert_eq!(
+        all_text(&host, "[data-testid='failed-next']"),
+        [
+            "Resubmit runs it again exactly as it was. To change its command, image, mounts or size first, Clone it: the form opens with its spec to edit."
+        ]
+    );
+    let resubmit = find(&host, "[data-testid='action-resubmit']");
+    let described = resubmit
+        .get_attribute("aria-describedby")
+        .unwrap_or_default();
+    assert_eq!(
+        host.query_selector(&format!("#{described}"))
+            .unwrap()
+            .and_then(|e| e.get_attribute("data-testid"))
+            .as_deref(),
+        Some("failed-next")
+    );
+    finish(handle, &host, &address);
+
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    assert!(
+        host.query_selector("[data-testid='failed-next']")
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(
+        find(&host, "[data-testid='action-resubmit']").get_attribute("aria-describedby"),
+        None
+    );
+    finish(handle, &host, &address);
+}
+
 /// Each listed share link has a Copy of its own, named by its number, which copies that
 /// link's address and says so; where the browser refuses the clipboard it says to copy
 /// by hand (explorer: only the newest link, in Share's panel, could be copied).

@@ -1498,6 +1498,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Show earlier events ({n} not shown)",
     ),
     ("ui.detail.events_empty", "No events yet."),
+    (
+        "ui.detail.failed_next",
+        "Resubmit runs it again exactly as it was. To change its command, image, mounts or size first, Clone it: the form opens with its spec to edit.",
+    ),
+    (
+        "ui.detail.failed_next#clone",
+        "To run it again changed (its command, image, mounts or size), Clone it: the form opens with its spec to edit.",
+    ),
     ("ui.detail.failed_reason", "Why it failed"),
     ("ui.detail.failing", "Ending for a failure"),
     ("ui.detail.fault_tolerance", "Fault tolerance"),

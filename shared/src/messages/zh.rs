@@ -1306,6 +1306,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "显示更早的事件（还有 {n} 条未显示）",
     ),
     ("ui.detail.events_empty", "暂无事件。"),
+    (
+        "ui.detail.failed_next",
+        "“重提”会按完全相同的配置再次运行。如需先修改启动命令、镜像、挂载或规模，请“克隆”：表单会带着它的配置打开，改好后再提交。",
+    ),
+    (
+        "ui.detail.failed_next#clone",
+        "如需修改后再次运行（启动命令、镜像、挂载或规模），请“克隆”：表单会带着它的配置打开，改好后再提交。",
+    ),
     ("ui.detail.failed_reason", "失败原因"),
     ("ui.detail.failing", "因故障结束中"),
     ("ui.detail.fault_tolerance", "自动容错"),
