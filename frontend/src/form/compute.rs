@@ -374,6 +374,12 @@ pub fn ComputeSection() -> impl IntoView {
             <Section path="compute">
                 <SelectField path="compute.kind" lens=kind_lens options=kinds also_described_by=UNUSED_MSGS />
                 <Findings id=cx.id(UNUSED_MSGS) findings=unused named=true />
+                // What the kind chosen is for and what it risks, in the seeds' words: a
+                // newcomer took spot on the plan's word that it uses no quota, with no
+                // word that it may be interrupted (novice explorer).
+                {move || kind.get().map(|k| view! {
+                    <p class="note" data-testid="kind-note">{move || cx.text(&format!("ui.form.kind_note.{}", wire(&k)))}</p>
+                })}
                 <SelectField path="compute.pool" lens=pool options=pools empty_text=automatic_pool />
                 {idle_fields}
                 // Marked by the autoscaling range it breaks too, which is said a section

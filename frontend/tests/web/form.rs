@@ -708,6 +708,33 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     );
 }
 
+/// The resource kind chosen says what it is for and what it risks, in the seeds' words:
+/// spot and idle may be interrupted (novice explorer: taken on the plan's word that they
+/// use no quota).
+#[wasm_bindgen_test]
+async fn the_kind_chosen_says_what_it_is_for_and_risks() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert!(
+        form.text("kind-note")
+            .starts_with("On-demand: uses on-demand quota"),
+        "{}",
+        form.text("kind-note")
+    );
+    form.choose("compute.kind", "spot").await;
+    assert_eq!(
+        form.text("kind-note"),
+        "Spot: uses no quota and is not guaranteed, so it may be interrupted. For cost-sensitive, non-critical tasks that save checkpoints and can be retried."
+    );
+    form.choose("compute.kind", "idle").await;
+    form.click("lang-zh").await;
+    assert_eq!(
+        form.text("kind-note"),
+        "闲时资源：不绑定已购买配额，非保障资源，可能被高优先级任务抢占；适合训练程序具备 checkpoint 或重提能力的任务。"
+    );
+    form.choose("compute.kind", "reserved").await;
+    assert!(form.text("kind-note").starts_with("预留实例："));
+}
+
 /// A switch of resource kind whose pool offers none of the list's specs says it left
 /// them out, as a switch of region does, and how to keep them (keyboard explorer: the
 /// list emptied to "is required" without a word); switched straight back, they are back
@@ -2134,7 +2161,7 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
     sleep(50).await;
     assert_eq!(
         form.text("outcome"),
-        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much."
+        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much."
     );
     // Said by the range too, where the panel a section above is out of sight (Ray
     // explorer), and kept as the number changes; with the errors it sends the reader to,
@@ -5878,7 +5905,7 @@ async fn a_blocked_task_is_said_to_be_over_quota_only_when_quota_stops_it() {
     assert_eq!(
         form.text("outcome"),
         // What to do, not only where to look (newcomer explorer).
-        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much."
+        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much."
     );
     form.type_in("compute.workers", "1").await;
     assert!(
@@ -5900,12 +5927,12 @@ async fn no_quota_at_all_is_not_told_to_ask_for_less() {
     let form = mount_on(catalog, Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     assert_eq!(
         form.text("outcome"),
-        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota; or ask your administrator for quota."
+        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota but may be interrupted; or ask your administrator for quota."
     );
     form.click("lang-zh").await;
     assert_eq!(
         form.text("outcome"),
-        "无法启动：您在此资源池中没有这些规格的配额。请改选您有配额的资源池或规格，或选择不占用配额的 Spot 实例或闲时资源；也可以向管理员申请配额。"
+        "无法启动：您在此资源池中没有这些规格的配额。请改选您有配额的资源池或规格，或选择不占用配额、但可能被中断的 Spot 实例或闲时资源；也可以向管理员申请配额。"
     );
     form.click("lang-en").await;
 }

@@ -2059,6 +2059,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.import.yes", "Replace the form"),
     (
+        "ui.form.kind_note.idle",
+        "Idle: uses no quota and is not guaranteed: higher-priority work may take it back. For tasks whose training saves checkpoints or can be resubmitted.",
+    ),
+    (
+        "ui.form.kind_note.on_demand",
+        "On-demand: uses on-demand quota, not the reserved one; how well it is guaranteed depends on its priority and guarantee. For routine training and experiments; a distributed task short of room queues as a whole.",
+    ),
+    (
+        "ui.form.kind_note.reserved",
+        "Reserved: runs on the reserved quota bought or assigned to you, and is usually guaranteed. For critical or long training, and tasks costly to restart.",
+    ),
+    (
+        "ui.form.kind_note.spot",
+        "Spot: uses no quota and is not guaranteed, so it may be interrupted. For cost-sensitive, non-critical tasks that save checkpoints and can be retried.",
+    ),
+    (
         "ui.form.left_out",
         "Not offered here, so left out of the task: {items}. Choose {before} again now to keep them.",
     ),
@@ -2221,15 +2237,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.blocked#no_quota",
-        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota; or ask your administrator for quota.",
+        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota but may be interrupted; or ask your administrator for quota.",
     ),
     (
         "ui.form.plan.outcome.blocked#quota",
-        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much.",
+        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much.",
     ),
     (
         "ui.form.plan.outcome.blocked#quota_autoscaling",
-        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota; the errors say by how much.",
+        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much.",
     ),
     (
         "ui.form.plan.outcome.now",
