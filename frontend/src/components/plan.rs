@@ -451,6 +451,45 @@ pub fn PlanView(
         }),
         None => Signal::stored("ui.form.plan.pending"),
     };
+    // The fields whose errors hold the plan back, by name: "the errors in the compute
+    // section" sent a newcomer looking for a red field there, and the one error, an
+    // untouched stability level, showed only in the summary far below (novice explorer).
+    let blocking = match form {
+        Some(cx) => Memo::new(move |_| {
+            // The form's findings: a number box's text that is no number is one.
+            cx.report.with(|report| {
+                let mut paths: Vec<String> = Vec::new();
+                for issue in report.issues() {
+                    let path = issue.path.to_string();
+                    if issue.severity == shared::Severity::Error
+                        && (path.starts_with("compute") || path.starts_with("ray.autoscaling"))
+                        && !paths.contains(&path)
+                    {
+                        paths.push(path);
+                    }
+                }
+                paths
+            })
+        }),
+        None => Memo::new(|_| Vec::new()),
+    };
+    let waiting_for = move |l: Lang, key: &'static str| {
+        let named = match key {
+            "ui.form.plan.pending#chosen" => "ui.form.plan.pending#fields",
+            "ui.form.plan.pending#kept" => "ui.form.plan.pending#kept_fields",
+            _ => key,
+        };
+        blocking.with(|paths| {
+            if named == key || paths.is_empty() {
+                return text(l, key, &[]);
+            }
+            let places: Vec<String> = paths
+                .iter()
+                .map(|p| crate::components::field_place(l, p))
+                .collect();
+            text(l, named, &[("fields", list(l, &places))])
+        })
+    };
     let headline = Memo::new(move |_| {
         let l = lang.get();
         plan.with(|p| match p {
@@ -464,7 +503,7 @@ pub fn PlanView(
                     autoscaling_max.get().is_some(),
                 ),
             ),
-            None => ("outcome pending", text(l, pending.get(), &[])),
+            None => ("outcome pending", waiting_for(l, pending.get())),
         })
     });
     if let Some(echo) = use_context::<PlanEcho>() {
@@ -554,10 +593,10 @@ pub fn PlanView(
                 // The plan was for a value since emptied or made wrong.
                 let stale = plan.with(Option::is_none);
                 let Some(plan) = drawn.with(|(plan, _)| plan.clone()) else {
-                    return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{text(l, pending.get(), &[])}</p> }.into_any();
+                    return view! { <p class="outcome pending" data-testid="outcome" aria-hidden="true">{waiting_for(l, pending.get())}</p> }.into_any();
                 };
                 let (class, said) = if stale {
-                    ("outcome pending", text(l, "ui.form.plan.pending#kept", &[]))
+                    ("outcome pending", waiting_for(l, "ui.form.plan.pending#kept"))
                 } else {
                     outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), autoscaling_max.get().is_some()))
                 };

@@ -2506,14 +2506,15 @@ async fn a_number_retyped_keeps_the_plan_in_its_place() {
     assert!(!body.class_list().contains("stale"));
     let height = body.offset_height();
     form.type_in("compute.workers", "").await;
+    // The field to fix, named (novice explorer: "the errors in the compute section").
     assert_eq!(
         form.text("outcome"),
-        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Framed in grey below: the plan before them."
+        "Where the task would run shows once these are fixed: Workers. Framed in grey below: the plan before them."
     );
     // What a screen reader hears, the plan kept from it.
     assert_eq!(
         form.text("outcome-said"),
-        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed."
+        "Where the task would run shows once these are fixed: Workers."
     );
     let body = form.test_id("plan-body");
     assert!(body.class_list().contains("stale"));
@@ -2554,12 +2555,12 @@ async fn the_plan_says_what_it_waits_for_as_things_are() {
     form.type_in("compute.units_per_node", "99").await;
     assert_eq!(
         form.text("outcome"),
-        "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Framed in grey below: the plan before them."
+        "Where the task would run shows once these are fixed: Units per node. Framed in grey below: the plan before them."
     );
     form.click("lang-zh").await;
     assert_eq!(
         form.text("outcome"),
-        "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。下方灰色虚线框内是出错前的计划。"
+        "修正以下各项后，即可查看任务将在何处运行：单节点实例规格数。下方灰色虚线框内是出错前的计划。"
     );
     form.click("lang-en").await;
     drop(form);

@@ -2300,8 +2300,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed.",
     ),
     (
+        "ui.form.plan.pending#fields",
+        "Where the task would run shows once these are fixed: {fields}.",
+    ),
+    (
         "ui.form.plan.pending#kept",
         "Where the task would run shows once the errors in the compute section (and a RayJob's autoscaling range) are fixed. Framed in grey below: the plan before them.",
+    ),
+    (
+        "ui.form.plan.pending#kept_fields",
+        "Where the task would run shows once these are fixed: {fields}. Framed in grey below: the plan before them.",
     ),
     ("ui.form.plan.per_replica", "one replica: {amount}"),
     (

@@ -2014,8 +2014,16 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。",
     ),
     (
+        "ui.form.plan.pending#fields",
+        "修正以下各项后，即可查看任务将在何处运行：{fields}。",
+    ),
+    (
         "ui.form.plan.pending#kept",
         "修正计算资源（以及 RayJob 自动扩缩容范围）中的错误后，即可查看任务将在何处运行。下方灰色虚线框内是出错前的计划。",
+    ),
+    (
+        "ui.form.plan.pending#kept_fields",
+        "修正以下各项后，即可查看任务将在何处运行：{fields}。下方灰色虚线框内是出错前的计划。",
     ),
     ("ui.form.plan.per_replica", "单副本：{amount}"),
     (
