@@ -462,14 +462,15 @@ pub fn MountsEditor(
                 .volumes
                 .iter()
                 .map(|v| {
+                    // In words, the mode's letters kept: "RWX" alone meant nothing to a
+                    // newcomer (novice explorer).
+                    let access = cx.text(match v.access_mode {
+                        shared::catalog::AccessMode::ReadWriteMany => "ui.form.volume.rwx",
+                        shared::catalog::AccessMode::ReadWriteOnce => "ui.form.volume.rwo",
+                    });
                     (
                         v.id.clone(),
-                        format!(
-                            "{} ({}, {} GiB)",
-                            v.name,
-                            super::context::wire(&v.access_mode).to_ascii_uppercase(),
-                            v.capacity_gib
-                        ),
+                        format!("{} ({access}, {} GiB)", v.name, v.capacity_gib),
                     )
                 })
                 .collect(),

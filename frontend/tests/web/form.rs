@@ -853,6 +853,14 @@ async fn tags_and_mounts_are_rows_named_by_their_paths() {
     form.type_in("basic.tags[0].value", "nlp").await;
     form.click("add-environment.storage").await;
     form.choose("environment.storage[0].id", "vol-ckpt").await;
+    // Its access mode in words (novice explorer: "RWX" alone meant nothing).
+    let volume: web_sys::HtmlSelectElement =
+        form.control("environment.storage[0].id").unchecked_into();
+    let chosen = volume.selected_options().item(0).unwrap().text_content();
+    assert_eq!(
+        chosen.as_deref(),
+        Some("checkpoints (RWX: read-write from many nodes, 20480 GiB)")
+    );
     form.type_in("environment.storage[0].path", "/proc/x").await;
     assert!(
         form.codes_at("environment.storage[0].path")

@@ -2127,7 +2127,7 @@ async fn a_tasks_events_and_reasons_read_in_the_readers_language() {
     }
     let zh = messages(&chinese);
     for said in [
-        "配额已预留，进入队列排队",
+        "配额已预留，正在排队",
         "第 1 次运行：所有副本已启动",
         "第 1 次运行：副本 1（工作节点 0）已结束，退出码 3",
         "第 1 次运行失败（副本 1（工作节点 0）已结束，退出码 3），开始第 1 次重试，最多 1 次",
@@ -2223,7 +2223,7 @@ async fn a_spot_tasks_first_event_says_it_holds_no_quota() {
     first_event_says(
         &spec,
         "waiting for its turn (its resource kind uses no quota)",
-        "进入队列排队（该资源类型不占用配额）",
+        "正在排队（该资源类型不占用配额）",
     )
     .await;
 }

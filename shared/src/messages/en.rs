@@ -787,12 +787,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "field.compute.accept_idle.help",
-        "Reserved only: also run on idle capacity.",
+        "Reserved only: the task may also start on idle capacity when the reserved pool has no room; idle capacity uses no quota, but may be interrupted.",
     ),
     ("field.compute.accept_idle.label", "Accept idle resources"),
     (
         "field.compute.guarantee.help",
-        "Choose a steadier guarantee by resource kind: for key or long training, or tasks costly to recover. Idle resources take no guarantee. Berth keeps the choice with the task; its schedulers (its own queue, Kueue, Volcano) give no stronger guarantee for it yet.",
+        "Choose a steadier guarantee by resource kind: for key or long training, or tasks costly to recover. Idle resources take no guarantee. Note: Berth keeps the choice with the task, but its scheduling gives no stronger guarantee for it yet.",
     ),
     ("field.compute.guarantee.label", "Resource guarantee"),
     (
@@ -2506,6 +2506,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Your browser's time zone, {zone}, is not in this list: choose the zone the task's logs and times should be shown in.",
     ),
     ("ui.form.title", "Create training task"),
+    ("ui.form.volume.rwo", "RWO: read-write from one node"),
+    ("ui.form.volume.rwx", "RWX: read-write from many nodes"),
     (
         "ui.form.workers_out_of_range",
         "Outside the autoscaling range, {min} to {max} (Min and Max workers, under RayJob settings below).",

@@ -237,14 +237,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "env.values.too_long",
         "所有变量值合计 {total} 字节，最多 {max} 字节（{max_kib} KiB）",
     ),
-    ("event.accepted", "配额已预留，进入队列排队"),
+    ("event.accepted", "配额已预留，正在排队"),
     (
         "event.accepted#idle",
         "已接受；任务在闲时资源上启动，不占用配额",
     ),
     (
         "event.accepted#no_quota",
-        "进入队列排队（该资源类型不占用配额）",
+        "正在排队（该资源类型不占用配额）",
     ),
     (
         "event.admitted",
@@ -670,12 +670,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("field.basic.visible_in_group.label", "在项目组内公开"),
     (
         "field.compute.accept_idle.help",
-        "仅预留实例：任务可接受闲时补充时开启。",
+        "仅预留实例：开启后，预留资源不足时任务也可以在闲时资源上启动；闲时资源不占用配额，但可能被中断。",
     ),
     ("field.compute.accept_idle.label", "接受闲时资源"),
     (
         "field.compute.guarantee.help",
-        "按资源类型选择是否启用更稳定的保障策略。关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。Berth 会随任务保存此选择，但其调度（自身队列、Kueue、Volcano）目前尚未据此提供更强的保障。",
+        "按资源类型选择是否启用更稳定的保障策略。关键训练、长时间训练或恢复成本较高的任务，建议优先使用支持资源保障的配置。闲时资源不支持资源保障。注意：Berth 会随任务保存此选择，但目前的调度尚未据此提供更强的保障。",
     ),
     ("field.compute.guarantee.label", "资源保障"),
     (
@@ -1286,7 +1286,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.detail.deleted", "任务 {name} 已删除。"),
     ("ui.detail.ended", "结束时间"),
     ("ui.detail.ended#not_yet", "尚未结束"),
-    ("ui.detail.event.admitted", "已准入"),
+    ("ui.detail.event.admitted", "已分配资源"),
     ("ui.detail.event.alert", "告警"),
     ("ui.detail.event.cluster", "集群"),
     ("ui.detail.event.debug", "Debug 模式"),
@@ -2186,6 +2186,8 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "浏览器的时区 {zone} 不在列表中，请选择任务日志与时间所用的时区。",
     ),
     ("ui.form.title", "创建训练任务"),
+    ("ui.form.volume.rwo", "RWO：单节点读写"),
+    ("ui.form.volume.rwx", "RWX：多节点读写"),
     (
         "ui.form.workers_out_of_range",
         "不在自动扩缩容范围 {min} 至 {max} 内（缩容下限和扩容上限，见下方 RayJob 配置）。",
