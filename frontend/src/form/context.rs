@@ -652,6 +652,29 @@ impl FormCx {
         (found.0 < spec.compute.workers).then_some(found)
     }
 
+    /// The user's persistent env vars, each as the form lists them: `NAME=value`, or the
+    /// name alone, said hidden, for a secret.
+    pub fn persistent_env(&self, lang: Lang) -> Vec<String> {
+        self.user.with_value(|user| {
+            self.catalog.with_value(|catalog| {
+                catalog
+                    .persistent_env_of(&user.name)
+                    .map(|v| {
+                        if v.hidden {
+                            shared::messages::text(
+                                lang,
+                                "ui.form.persistent_env.hidden",
+                                &[("name", v.name.clone())],
+                            )
+                        } else {
+                            format!("{}={}", v.name, v.value)
+                        }
+                    })
+                    .collect()
+            })
+        })
+    }
+
     /// The plan of `spec` on this form's catalog, use and user.
     fn plan_of(&self, spec: &TaskSpec) -> Option<Plan> {
         self.usage.with_untracked(|usage| {

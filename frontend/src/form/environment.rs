@@ -59,6 +59,18 @@ pub fn EnvironmentSection() -> impl IntoView {
                 view! { <SelectField path="environment.image.value" lens=text_lens!(cx, environment.image.value) options=images /> }.into_any()
             }}
             <EnvEditor />
+            // Set in every task of the user's besides these, and seen nowhere else in the
+            // console: a newcomer found WANDB_API_KEY and HF_HOME in a task's log and
+            // could not tell where they came from (novice explorer).
+            {move || {
+                let l = cx.lang();
+                let vars = cx.persistent_env(l);
+                (!vars.is_empty()).then(|| view! {
+                    <p class="note" data-testid="persistent-env">
+                        {shared::messages::text(l, "ui.form.persistent_env", &[("vars", shared::messages::list(l, &vars))])}
+                    </p>
+                })
+            }}
             <MountsEditor kind=MountKind::Storage />
             <MountsEditor kind=MountKind::Datasets />
             <MountsEditor kind=MountKind::Models />

@@ -708,6 +708,23 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     );
 }
 
+/// The user's persistent env vars are listed beside the form's, a secret by its name
+/// alone (novice explorer: found in a task's log, seen nowhere in the console).
+#[wasm_bindgen_test]
+async fn the_users_persistent_env_vars_are_listed_beside_the_forms() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert_eq!(
+        form.text("persistent-env"),
+        "Your persistent env vars are set in every task of yours as well: HF_HOME=/volume/hf and WANDB_API_KEY (hidden). A variable of the same name above takes their place."
+    );
+    assert!(!form.text("persistent-env").contains("wandb-demo-secret"));
+    form.click("lang-zh").await;
+    assert_eq!(
+        form.text("persistent-env"),
+        "您的每个任务还会注入以下持久环境变量：HF_HOME=/volume/hf、WANDB_API_KEY（隐藏）。上方同名的变量以当前任务配置为准。"
+    );
+}
+
 /// The resource kind chosen says what it is for and what it risks, in the seeds' words:
 /// spot and idle may be interrupted (novice explorer: taken on the plan's word that they
 /// use no quota).

@@ -2152,6 +2152,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.option.upscaling.aggressive", "Aggressive"),
     ("ui.form.option.upscaling.conservative", "Conservative"),
     ("ui.form.option.upscaling.default", "Default"),
+    (
+        "ui.form.persistent_env",
+        "Your persistent env vars are set in every task of yours as well: {vars}. A variable of the same name above takes their place.",
+    ),
+    ("ui.form.persistent_env.hidden", "{name} (hidden)"),
     ("ui.form.plan.aside", " ({text})"),
     (
         "ui.form.plan.bar.idle",

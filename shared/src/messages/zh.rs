@@ -1881,6 +1881,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "保守（Conservative）",
     ),
     ("ui.form.option.upscaling.default", "默认（Default）"),
+    (
+        "ui.form.persistent_env",
+        "您的每个任务还会注入以下持久环境变量：{vars}。上方同名的变量以当前任务配置为准。",
+    ),
+    ("ui.form.persistent_env.hidden", "{name}（隐藏）"),
     ("ui.form.plan.aside", "（{text}）"),
     (
         "ui.form.plan.bar.idle",
