@@ -83,11 +83,7 @@ struct Showing<'a> {
 impl Showing<'_> {
     /// The findings exactly at `path` (or beneath it, with `under`) that its field shows.
     fn at(&self, path: &str, under: bool) -> Vec<Issue> {
-        // A group's own findings (a tag row's, the autoscaling range's) show once any
-        // field in it was edited.
-        let edited = self.touched.iter().any(|t| is_within(t, path));
-        let revealed = self.reveal && !self.fresh.iter().any(|row| is_within(path, row));
-        if !edited && !revealed {
+        if !self.shows(path) {
             return Vec::new();
         }
         let found: Vec<Issue> = if under {
@@ -100,6 +96,17 @@ impl Showing<'_> {
         // Errors first, as the summary lists them: a runtime env's warning about an
         // unknown key stood above the errors that block the submit.
         crate::components::errors_first(found, |i| i.severity)
+    }
+}
+
+impl Showing<'_> {
+    /// Whether the field at `path` shows its findings.
+    fn shows(&self, path: &str) -> bool {
+        // A group's own findings (a tag row's, the autoscaling range's) show once any
+        // field in it was edited.
+        let edited = self.touched.iter().any(|t| is_within(t, path));
+        let revealed = self.reveal && !self.fresh.iter().any(|row| is_within(path, row));
+        edited || revealed
     }
 }
 
@@ -902,13 +909,30 @@ impl FormCx {
     }
 
     /// Errors, warnings and hints beneath `prefix` (a section), tracked.
-    pub fn counts_under(&self, prefix: &str) -> [usize; 3] {
-        self.located.with(|located| {
-            let mut counts = [0; 3];
-            for issue in within(located, prefix).flat_map(|(_, issues)| issues) {
-                counts[severity_index(issue.severity)] += 1;
-            }
-            counts
+    /// The errors are those their fields show; the fourth count is the errors of fields
+    /// not yet edited, which a fresh form does not show (novice explorer: a blank form's
+    /// legends said "1 error" in red before a key was pressed).
+    pub fn counts_under(&self, prefix: &str) -> [usize; 4] {
+        self.touched.with(|touched| {
+            self.fresh.with(|fresh| {
+                self.located.with(|located| {
+                    let showing = Showing {
+                        located,
+                        reveal: self.reveal.get(),
+                        touched,
+                        fresh,
+                    };
+                    let mut counts = [0; 4];
+                    for (path, issues) in within(located, prefix) {
+                        let shown = showing.shows(path);
+                        for issue in issues {
+                            let i = severity_index(issue.severity);
+                            counts[if i == 0 && !shown { 3 } else { i }] += 1;
+                        }
+                    }
+                    counts
+                })
+            })
         })
     }
 

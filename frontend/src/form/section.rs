@@ -25,7 +25,7 @@ pub fn Section(
         move || {
             let n = counts.get()[i];
             (n > 0).then(|| {
-                let class = ["count error", "count warning", "count info"][i];
+                let class = ["count error", "count warning", "count info", "count todo"][i];
                 view! {
                     <span class=class>
                         {shared::messages::count(cx.lang(), key, n)}
@@ -42,6 +42,8 @@ pub fn Section(
                     {count(0, "ui.form.count.errors")}
                     {count(1, "ui.form.count.warnings")}
                     {count(2, "ui.form.count.hints")}
+                    // What is left to fill in, unmarked as a fault until its field is.
+                    {count(3, "ui.form.count.todo")}
                 </span>
             </legend>
             {children()}

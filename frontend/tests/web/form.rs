@@ -5561,6 +5561,43 @@ fn every_findings_place_is_named_in_words() {
     assert!(missing.is_empty(), "fields without words: {missing:?}");
 }
 
+/// A blank form's legends count what is left to do, not errors in red: a field's error
+/// is counted as one once the field is edited (novice explorer: "1 error" in red before
+/// a key was pressed).
+#[wasm_bindgen_test]
+async fn a_blank_forms_legends_count_what_is_left_to_do() {
+    let form = mount(None, false).await;
+    let counts = |section: &str| {
+        let spans = form
+            .test_id(&format!("counts-{section}"))
+            .query_selector_all(".count")
+            .unwrap();
+        (0..spans.length())
+            .map(|i| {
+                let span: web_sys::Element = spans.item(i).unwrap().unchecked_into();
+                format!(
+                    "{} ({})",
+                    span.text_content().unwrap_or_default(),
+                    span.class_name()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    // The name prefix is all the basic section lacks.
+    assert_eq!(counts("basic"), "1 to do (count todo)");
+    form.type_in("basic.name_prefix", "Bad Name").await;
+    assert_eq!(counts("basic"), "1 error (count error)");
+    form.type_in("basic.name_prefix", "good-name").await;
+    assert_eq!(counts("basic"), "");
+    form.click("lang-zh").await;
+    assert!(
+        counts("environment").ends_with("项待完成 (count todo)"),
+        "{}",
+        counts("environment")
+    );
+}
+
 /// Each section's legend counts the findings inside it, by severity, and no other
 /// section's: bad env var names are the environment's errors; a name the platform sets
 /// (a warning) and `TZ` beside the task's time zone (a hint) are its warning and hint.

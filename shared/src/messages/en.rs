@@ -1890,6 +1890,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.count.errors_one", "1 error"),
     ("ui.form.count.hints", "{count} hints"),
     ("ui.form.count.hints_one", "1 hint"),
+    ("ui.form.count.todo", "{count} to do"),
     ("ui.form.count.warnings", "{count} warnings"),
     ("ui.form.count.warnings_one", "1 warning"),
     (

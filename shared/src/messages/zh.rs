@@ -1648,6 +1648,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.copy_of", "复制自任务 {id}：提交后才会创建新任务。"),
     ("ui.form.count.errors", "{count} 个错误"),
     ("ui.form.count.hints", "{count} 个提示"),
+    ("ui.form.count.todo", "{count} 项待完成"),
     ("ui.form.count.warnings", "{count} 个警告"),
     (
         "ui.form.debug_no_cluster",
