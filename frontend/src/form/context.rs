@@ -682,6 +682,27 @@ impl FormCx {
         })
     }
 
+    /// GPUs one replica of the draft gets: what a torchrun launch's `--nproc_per_node`
+    /// should be. Read when asked, not tracked.
+    pub fn gpus_per_replica(&self) -> Option<u64> {
+        let plan = self.plan.get_untracked();
+        self.spec.with_untracked(|spec| {
+            self.usage.with_untracked(|usage| {
+                self.catalog.with_value(|catalog| {
+                    self.user.with_value(|user| {
+                        shared::validate::command::gpus_per_replica_of(
+                            spec,
+                            catalog,
+                            usage,
+                            user,
+                            plan.as_ref(),
+                        )
+                    })
+                })
+            })
+        })
+    }
+
     /// The plan of `spec` on this form's catalog, use and user.
     fn plan_of(&self, spec: &TaskSpec) -> Option<Plan> {
         self.usage.with_untracked(|usage| {

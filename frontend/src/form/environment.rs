@@ -74,7 +74,70 @@ pub fn EnvironmentSection() -> impl IntoView {
             <MountsEditor kind=MountKind::Storage />
             <MountsEditor kind=MountKind::Datasets />
             <MountsEditor kind=MountKind::Models />
-            <TextField path="environment.command" control=Control::Area lens=text_lens!(cx, environment.command) />
+            <TextField path="environment.command" control=Control::Area lens=text_lens!(cx, environment.command)>
+                <LaunchExample />
+            </TextField>
         </Section>
     }
+}
+
+/// Beside a PyTorchJob's command that uses none of the injected variables (its warning
+/// shown), the seeds' torchrun launch with this task's GPUs per replica, and a press that
+/// launches a `python script.py …` command that way (novice explorer: "every replica may
+/// train alone" said what was wrong, and nothing of how to launch it right).
+#[component]
+fn LaunchExample() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let found = cx.findings_at("environment.command", false);
+    let alone = Memo::new(move |_| {
+        found.with(|f| {
+            f.iter()
+                .any(|i| i.code.code() == "command.distributed_env_unused")
+        })
+    });
+    move || {
+        if !alone.get() {
+            return None;
+        }
+        let gpus = cx.gpus_per_replica().filter(|g| *g > 0)?;
+        let command = cx.spec.with_untracked(|s| s.environment.command.clone());
+        let script = python_script(&command);
+        let launch = |script: &str| {
+            format!(
+                "torchrun \\\n  --master_addr \"$MASTER_ADDR\" \\\n  --master_port \"$MASTER_PORT\" \\\n  --nnodes \"$WORLD_SIZE\" \\\n  --nproc_per_node {gpus} \\\n  --node_rank \"$RANK\" \\\n  {script}"
+            )
+        };
+        let example = launch(script.unwrap_or("train.py"));
+        let take = script.map(|_| {
+            let example = example.clone();
+            view! {
+                <button type="button" data-testid="launch-example-use" on:click=move |_| {
+                    let example = example.clone();
+                    cx.edit("environment.command", move |s| s.environment.command = example);
+                }>{move || cx.text("ui.form.launch_example_use")}</button>
+            }
+        });
+        Some(view! {
+            <div class="note launch-example" data-testid="launch-example">
+                <p>{move || cx.text("ui.form.launch_example")}</p>
+                <pre>{example}</pre>
+                {take}
+            </div>
+        })
+    }
+}
+
+/// The script and its arguments of a command that is one `python script.py …` (or
+/// `python3`), with nothing before it: what a torchrun launch can run in its place.
+fn python_script(command: &str) -> Option<&str> {
+    let command = command.trim();
+    if command.contains(['\n', ';', '&', '|']) {
+        return None;
+    }
+    let rest = command
+        .strip_prefix("python3 ")
+        .or_else(|| command.strip_prefix("python "))?
+        .trim_start();
+    let script = rest.split_whitespace().next()?;
+    script.ends_with(".py").then_some(rest)
 }

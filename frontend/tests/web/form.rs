@@ -708,6 +708,48 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     );
 }
 
+/// A PyTorchJob's command that uses none of the injected variables gets, beside its
+/// warning, the seeds' torchrun launch with the task's GPUs per replica, and a press that
+/// launches a `python script.py …` command that way, which clears the warning (novice
+/// explorer: told what was wrong, not how to launch it right).
+#[wasm_bindgen_test]
+async fn a_command_that_would_train_alone_is_shown_a_torchrun_launch() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert!(form.find("[data-testid='launch-example']").is_none());
+    form.type_in("environment.command", "python train.py --epochs 10")
+        .await;
+    sleep(50).await;
+    assert_eq!(
+        form.codes_at("environment.command"),
+        ["command.distributed_env_unused"]
+    );
+    // 2 units of a100-1g per replica: 2 GPUs.
+    let example = form.text("launch-example");
+    assert!(
+        example.contains("--nproc_per_node 2 \\")
+            && example.contains("--node_rank \"$RANK\" \\\n  train.py --epochs 10"),
+        "{example}"
+    );
+    form.click("launch-example-use").await;
+    sleep(50).await;
+    assert_eq!(
+        form.submitted().await.environment.command,
+        "torchrun \\\n  --master_addr \"$MASTER_ADDR\" \\\n  --master_port \"$MASTER_PORT\" \\\n  --nnodes \"$WORLD_SIZE\" \\\n  --nproc_per_node 2 \\\n  --node_rank \"$RANK\" \\\n  train.py --epochs 10"
+    );
+    assert!(form.codes_at("environment.command").is_empty());
+    assert!(form.find("[data-testid='launch-example']").is_none());
+    // Another command: the example alone, with no press to rewrite it.
+    form.type_in("environment.command", "bash run.sh").await;
+    sleep(50).await;
+    assert!(form.text("launch-example").contains("train.py"));
+    assert!(form.find("[data-testid='launch-example-use']").is_none());
+    form.click("lang-zh").await;
+    assert!(
+        form.text("launch-example")
+            .starts_with("每个副本都会原样运行此命令。")
+    );
+}
+
 /// The user's persistent env vars are listed beside the form's, a secret by its name
 /// alone (novice explorer: found in a task's log, seen nowhere in the console).
 #[wasm_bindgen_test]

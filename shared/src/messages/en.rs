@@ -2076,6 +2076,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Spot: uses no quota and is not guaranteed, so it may be interrupted. For cost-sensitive, non-critical tasks that save checkpoints and can be retried.",
     ),
     (
+        "ui.form.launch_example",
+        "Each replica runs this command as it is. To train as one job across them, launch it with torchrun and the variables Berth injects, for example:",
+    ),
+    ("ui.form.launch_example_use", "Launch my command this way"),
+    (
         "ui.form.left_out",
         "Not offered here, so left out of the task: {items}. Choose {before} again now to keep them.",
     ),

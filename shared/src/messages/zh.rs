@@ -1805,6 +1805,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Spot：不需要配额，非保障资源，可能被中断；适合成本敏感、可中断、可重试、有 checkpoint 的非关键任务。",
     ),
     (
+        "ui.form.launch_example",
+        "每个副本都会原样运行此命令。要让各副本共同完成一次分布式训练，请用 torchrun 和平台注入的环境变量启动，例如：",
+    ),
+    ("ui.form.launch_example_use", "按此方式启动我的命令"),
+    (
         "ui.form.left_out",
         "此处不提供以下内容，已从任务中去掉：{items}。立即改回 {before} 即可保留。",
     ),

@@ -76,6 +76,7 @@ pub(super) fn check(cx: &Cx, plan: Option<&Plan>, report: &mut Report) {
 /// GPUs one replica gets with the spec the task would start on or queue for, which is
 /// not the first of the list when that one is skipped (over quota, or no node hosts it);
 /// with the first while no spec is usable.
+#[inline(always)]
 fn gpus_per_replica(cx: &Cx, plan: Option<&Plan>) -> Option<u64> {
     let specs = &cx.spec.compute.specs;
     let id = plan
@@ -205,6 +206,26 @@ fn launch(segment: &str) -> Option<Launch> {
         }
     }
     Some(launch)
+}
+
+/// GPUs one replica of `task` gets with its `plan` (see the torchrun lint): the
+/// `--nproc_per_node` a launch of it takes, which the form's example launch says.
+pub fn gpus_per_replica_of(
+    task: &TaskSpec,
+    catalog: &crate::Catalog,
+    usage: &crate::usage::Usage,
+    user: &crate::User,
+    plan: Option<&Plan>,
+) -> Option<u64> {
+    let cluster = catalog.cluster(&task.basic.region, &task.basic.cluster);
+    let cx = Cx {
+        spec: task,
+        catalog,
+        usage,
+        user,
+        cluster,
+    };
+    gpus_per_replica(&cx, plan)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 mod advanced;
 mod basic;
 mod code;
-mod command;
+pub mod command;
 mod compute;
 #[cfg(test)]
 mod derived;
