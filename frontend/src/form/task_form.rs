@@ -46,6 +46,11 @@ pub fn TaskForm(
     /// Called with the task once the server has created it.
     #[prop(optional)]
     on_submitted: Option<Callback<TaskView>>,
+    /// Whether `on_submitted` opens the new task's page, which says what was made: the
+    /// form then does not say it too (a screen reader heard it twice, 140 ms apart:
+    /// keyboard recheck). A form that stays (a portal's) says it.
+    #[prop(optional)]
+    moves_on: bool,
     /// Whether the server runs RayJobs on a Ray cluster (`CatalogResponse::ray_clusters`);
     /// by default it does.
     #[prop(optional)]
@@ -242,13 +247,15 @@ pub fn TaskForm(
                 let id = task.task.id.0.clone();
                 let again = created.with_value(|c| c.as_ref() == Some(&(key.clone(), id.clone())));
                 created.set_value(Some((key, id.clone())));
-                submitted.set(Some((id, again)));
-                // Submit was disabled while the request was out: the focus goes to the
-                // line that says what it made (a page that moves on puts it elsewhere).
-                crate::components::refocus_if_lost(
-                    this_form(),
-                    &["[data-testid='form-submitted']"],
-                );
+                if again || !moves_on {
+                    submitted.set(Some((id, again)));
+                    // Submit was disabled while the request was out: the focus goes to
+                    // the line that says what it made.
+                    crate::components::refocus_if_lost(
+                        this_form(),
+                        &["[data-testid='form-submitted']"],
+                    );
+                }
                 // Called once a task: a portal counting its submissions counted the
                 // same task at each press (embedding test).
                 if let Some(done) = on_submitted.filter(|_| !again) {

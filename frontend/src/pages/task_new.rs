@@ -78,7 +78,7 @@ pub fn NewTaskPage(
         view! {
             <TaskForm catalog=session.catalog usage=session.usage outside=session.outside held_rooms=session.held user=session.user
                 ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                on_submitted usage_read_at />
+                on_submitted moves_on=true usage_read_at />
         }
         .into_any()
     };
@@ -92,7 +92,7 @@ pub fn NewTaskPage(
                 view! {
                     <TaskForm catalog=session.catalog usage=session.usage outside=session.outside held_rooms=session.held user=session.user
                         ray_clusters=session.ray_clusters email_alerts=session.email_alerts
-                        initial on_submitted resume=true copy_of=copy_of.clone() usage_read_at />
+                        initial on_submitted moves_on=true resume=true copy_of=copy_of.clone() usage_read_at />
                 }.into_any()
             }
             // The user's draft; or the edits kept of a clone whose task can no longer be

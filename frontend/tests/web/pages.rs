@@ -6770,6 +6770,43 @@ async fn the_share_links_are_listed_and_each_revoked_by_its_button() {
     finish(handle, &host, &address);
 }
 
+/// A form whose page moves on to the new task (the console's) leaves saying it was made
+/// to that page, which says it: a screen reader heard it twice, 140 ms apart (keyboard
+/// recheck); a form that stays (a portal's) says it itself.
+#[wasm_bindgen_test]
+async fn a_submit_is_said_once_by_the_page_it_moves_on_to() {
+    use frontend::form::TaskForm;
+    for moves_on in [true, false] {
+        let address = fresh_page();
+        hold_fetches();
+        let host = crate::new_host();
+        let made = RwSignal::new(None::<String>);
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            UiLang::provide().set(Lang::En);
+            Nav::provide();
+            let session = demo_session();
+            let on_submitted = Callback::new(move |view: TaskView| made.set(Some(view.task.id.0)));
+            view! {
+                <TaskForm catalog=session.catalog usage=session.usage user=session.user
+                    initial=shared::demo::pytorch() on_submitted moves_on />
+            }
+            .into_any()
+        });
+        press_until_asked(&host, "submit", "/api/v1/tasks").await;
+        let answer = task("made-1", TaskPhase::Queued, TaskType::PyTorchJob);
+        answer_fetch("/api/v1/tasks", &serde_json::to_string(&answer).unwrap());
+        until("the task made", || made.get_untracked().is_some()).await;
+        crate::after_paint().await;
+        let said = all_text(&host, "[data-testid='form-submitted']");
+        if moves_on {
+            assert!(said.is_empty(), "{said:?}");
+        } else {
+            assert_eq!(said, ["Submitted: task made-1 was created."]);
+        }
+        finish(handle, &host, &address);
+    }
+}
+
 /// A failed task's actions say which of Clone and Resubmit runs it changed, and
 /// Resubmit is described by it (novice explorer: Resubmit ran the broken command again
 /// on 16 GPUs, where Clone was meant); a task that succeeded says nothing of it.
