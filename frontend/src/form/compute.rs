@@ -113,8 +113,11 @@ pub fn pool_name(cx: FormCx, id: &str) -> String {
         .unwrap_or_else(|| id.to_owned())
 }
 
-/// The list of findings about the fields the chosen kind does not use.
-const UNUSED_MSGS: &str = "berth-compute-kind-unused-msgs";
+/// What is said of the chosen kind under its select: what it is for, and the findings
+/// about the fields it does not use.
+const KIND_ABOUT: &str = "berth-compute-kind-about";
+/// The findings about fields the chosen kind does not use, within it.
+const UNUSED_LIST: &str = "berth-compute-kind-unused-msgs";
 
 /// The compute section and the plan panel beside it.
 #[component]
@@ -372,14 +375,18 @@ pub fn ComputeSection() -> impl IntoView {
     view! {
         <div class="compute-row">
             <Section path="compute">
-                <SelectField path="compute.kind" lens=kind_lens options=kinds also_described_by=UNUSED_MSGS />
-                <Findings id=cx.id(UNUSED_MSGS) findings=unused named=true />
-                // What the kind chosen is for and what it risks, in the seeds' words: a
-                // newcomer took spot on the plan's word that it uses no quota, with no
-                // word that it may be interrupted (novice explorer).
-                {move || kind.get().map(|k| view! {
-                    <p class="note" data-testid="kind-note">{move || cx.text(&format!("ui.form.kind_note.{}", wire(&k)))}</p>
-                })}
+                <SelectField path="compute.kind" lens=kind_lens options=kinds also_described_by=KIND_ABOUT />
+                // Read out with the kind's select, as its description.
+                <div id=cx.id(KIND_ABOUT)>
+                    // What the kind chosen is for and what it risks, in the seeds' words:
+                    // a newcomer took spot on the plan's word that it uses no quota, with
+                    // no word that it may be interrupted (novice explorer). Under its
+                    // select, apart from the pool's label (recheck).
+                    {move || kind.get().map(|k| view! {
+                        <p class="note field-note" data-testid="kind-note">{move || cx.text(&format!("ui.form.kind_note.{}", wire(&k)))}</p>
+                    })}
+                    <Findings id=cx.id(UNUSED_LIST) findings=unused named=true />
+                </div>
                 <SelectField path="compute.pool" lens=pool options=pools empty_text=automatic_pool />
                 {idle_fields}
                 // Marked by the autoscaling range it breaks too, which is said a section

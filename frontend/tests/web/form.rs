@@ -6253,7 +6253,7 @@ async fn fields_the_kind_does_not_use_and_a_foreign_version_are_said_where_seen(
     // No control is left for them: they are named under the kind, which dropped them.
     assert!(!form.has_control("compute.priority"));
     let line = form
-        .find("[data-field='compute.kind'] + ul.findings li[data-path='compute.priority']")
+        .find("[data-field='compute.kind'] + div ul.findings li[data-path='compute.priority']")
         .expect("the priority's finding follows the kind");
     let text = line.text_content().unwrap();
     assert!(
@@ -6266,8 +6266,13 @@ async fn fields_the_kind_does_not_use_and_a_foreign_version_are_said_where_seen(
         .get_attribute("aria-describedby")
         .unwrap();
     assert!(
-        described.contains("berth-compute-kind-unused-msgs"),
+        described.contains("berth-compute-kind-about"),
         "{described}"
+    );
+    let about = form.find("#berth-compute-kind-about").expect("described");
+    assert!(
+        about.contains(Some(&line)),
+        "the finding is in the description"
     );
     drop(form);
 
