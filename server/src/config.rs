@@ -1019,19 +1019,35 @@ pub fn unknown_users(config: &Config, catalog: &shared::Catalog) -> Vec<String> 
             config.user
         ));
     }
-    let mut named: Vec<&str> = Vec::new();
-    for quota in &catalog.quotas {
-        let known = listed(&quota.user)
+    let known = |user: &str| {
+        listed(user)
             || catalog
                 .project_groups
                 .iter()
-                .any(|g| g.members.contains(&quota.user));
-        if !known && !named.contains(&quota.user.as_str()) {
+                .any(|g| g.members.iter().any(|m| m == user))
+    };
+    let mut named: Vec<&str> = Vec::new();
+    for quota in &catalog.quotas {
+        if !known(&quota.user) && !named.contains(&quota.user.as_str()) {
             named.push(&quota.user);
             said.push(format!(
                 "the catalog's quotas name `{}`, who is in no project group and no [[users]] \
                  entry: no one uses that quota unless a user of that name signs in",
                 quota.user
+            ));
+        }
+    }
+    // The same slip in a persistent env var left its user without it, unsaid (lab admin
+    // explorer: `anna` for `ana`).
+    let mut named: Vec<&str> = Vec::new();
+    for var in &catalog.persistent_env {
+        if !known(&var.user) && !named.contains(&var.user.as_str()) {
+            named.push(&var.user);
+            said.push(format!(
+                "the catalog's persistent_env names `{}`, who is in no project group and no \
+                 [[users]] entry: no task gets those variables unless a user of that name \
+                 signs in",
+                var.user
             ));
         }
     }
@@ -1503,14 +1519,23 @@ mail_from = "Berth <berth@example.com>"
         stray.user = "bobb".into();
         catalog.quotas.push(stray.clone());
         catalog.quotas.push(stray);
+        let mut var = catalog.persistent_env[0].clone();
+        var.user = "anna".into();
+        catalog.persistent_env.push(var);
         let said = unknown_users(&config, &catalog);
-        assert_eq!(said.len(), 2, "{said:?}");
+        assert_eq!(said.len(), 3, "{said:?}");
         assert!(
             said[0].starts_with("user `alcie` (--user, BERTH_USER, user) is in no [[users]] entry"),
             "{said:?}"
         );
         assert!(
             said[1].starts_with("the catalog's quotas name `bobb`, who is in no project group"),
+            "{said:?}"
+        );
+        assert!(
+            said[2].starts_with(
+                "the catalog's persistent_env names `anna`, who is in no project group"
+            ),
             "{said:?}"
         );
     }

@@ -3,8 +3,17 @@
 //! and is read by one loader, [`CatalogFile::from_json`].
 
 use crate::catalog::Catalog;
+use crate::resources::Resources;
 use crate::usage::Usage;
 use serde::Serialize;
+
+/// A value's name in the catalog file (`on_demand`).
+fn wire<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
 
 /// A catalog file, as `BERTH_CATALOG` names it and as the demo ships: what is offered,
 /// and what is already in use when the server starts (capacity taken outside Berth).
@@ -81,6 +90,7 @@ impl CatalogFile {
             }
         }
         check_ids(&file.catalog)?;
+        check_contents(&file.catalog)?;
         let mut names = std::collections::BTreeSet::new();
         for node in file.catalog.nodes() {
             if !names.insert(node.name.as_str()) {
@@ -102,6 +112,100 @@ impl CatalogFile {
         }
         Ok(file)
     }
+}
+
+/// What a catalog that reads can still get wrong, each of which loaded and was met by
+/// users only as "can never start" or "no quota" (lab admin explorer): a field left out
+/// reads as 0 or none, so a spec without `per_unit` let any task through.
+fn check_contents(catalog: &crate::catalog::Catalog) -> Result<(), serde_json::Error> {
+    let fail = |what: String| Err(serde::de::Error::custom(what));
+    for cluster in catalog.regions.iter().flat_map(|r| &r.clusters) {
+        let c = &cluster.id;
+        if let Some(spec) = cluster.specs.iter().find(|s| s.per_unit == Resources::ZERO) {
+            return fail(format!(
+                "cluster `{c}`: instance spec `{}` has no `per_unit` (or all 0): give the `gpu`, `vcpu` and `memory_gib` one unit has",
+                spec.id
+            ));
+        }
+        let nodes = || cluster.pools.iter().flat_map(|p| &p.nodes);
+        if let Some(node) = nodes().find(|n| n.total == Resources::ZERO) {
+            return fail(format!(
+                "cluster `{c}`: node `{}` has no `total` (or all 0): give the `gpu`, `vcpu` and `memory_gib` it has",
+                node.name
+            ));
+        }
+        // A GPU model written otherwise than its nodes': only a case apart is surely a
+        // slip (a spec may be sold before its nodes are listed).
+        for spec in &cluster.specs {
+            let Some(model) = &spec.gpu_model else {
+                continue;
+            };
+            let models: Vec<&str> = nodes().filter_map(|n| n.gpu_model.as_deref()).collect();
+            if !models.contains(&model.as_str()) {
+                if let Some(near) = models.iter().find(|m| m.eq_ignore_ascii_case(model)) {
+                    return fail(format!(
+                        "cluster `{c}`: instance spec `{}` has GPU model `{model}`, and its nodes `{near}`: write it as the nodes do (the model is compared exactly)",
+                        spec.id
+                    ));
+                }
+            }
+        }
+        for (what, ids) in [
+            (
+                "volume",
+                cluster
+                    .volumes
+                    .iter()
+                    .map(|v| v.id.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+            (
+                "dataset",
+                cluster.datasets.iter().map(|d| d.id.as_str()).collect(),
+            ),
+            (
+                "model",
+                cluster.models.iter().map(|m| m.id.as_str()).collect(),
+            ),
+        ] {
+            if let Some(id) = ids
+                .iter()
+                .enumerate()
+                .find_map(|(i, id)| ids[..i].contains(id).then_some(id))
+            {
+                return fail(format!(
+                    "cluster `{c}`: {what} id `{id}` is used twice; a mount names its {what} by id, so each must be unique in its cluster"
+                ));
+            }
+        }
+    }
+    for (i, quota) in catalog.quotas.iter().enumerate() {
+        let Some(kind) = quota.kind else {
+            return fail(format!(
+                "quotas[{i}] (user `{}`) has no `kind`: give `reserved` or `on_demand`",
+                quota.user
+            ));
+        };
+        let pool = catalog
+            .regions
+            .iter()
+            .flat_map(|r| &r.clusters)
+            .find_map(|c| c.pool(&quota.pool));
+        if let Some(pool) = pool.filter(|p| !p.kinds.contains(&kind)) {
+            return fail(format!(
+                "quotas[{i}] (user `{}`) is of kind `{}`, which pool `{}` does not serve (its `kinds`: {}); such a line could never be used",
+                quota.user,
+                wire(&kind),
+                pool.id,
+                pool.kinds
+                    .iter()
+                    .map(|k| format!("`{}`", wire(k)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Ids are what choices, quotas and usage name: one used twice, or a name that matches
@@ -345,6 +449,55 @@ mod tests {
                 let vars = &mut c["catalog"]["persistent_env"];
                 let first = vars[0].clone();
                 vars.as_array_mut().unwrap().push(first);
+            }),
+        ];
+        for (said, change) in cases {
+            let err = demo_changed(change).expect_err(said);
+            assert!(err.contains(said), "{said}: {err}");
+        }
+    }
+
+    /// Lab admin explorer: a field left out read as 0 or none and the catalog loaded (a
+    /// spec without `per_unit` let any task through its quota); a GPU model a case apart
+    /// from its nodes', a quota of a kind its pool does not serve and a mount id twice
+    /// loaded too, each met by users as "can never start" or "no quota".
+    #[test]
+    fn what_reads_but_cannot_be_meant_is_refused_by_name() {
+        type Change = fn(&mut serde_json::Value);
+        let cases: [(&str, Change); 7] = [
+            (
+                "instance spec `h100-1g` has no `per_unit` (or all 0)",
+                |c| {
+                    let spec = &mut c["catalog"]["regions"][0]["clusters"][0]["specs"][0];
+                    spec.as_object_mut().unwrap().remove("per_unit");
+                },
+            ),
+            ("has no `total` (or all 0)", |c| {
+                let node = &mut c["catalog"]["regions"][0]["clusters"][0]["pools"][0]["nodes"][0];
+                node.as_object_mut().unwrap().remove("total");
+            }),
+            ("has GPU model `h100`, and its nodes `H100`", |c| {
+                let spec = &mut c["catalog"]["regions"][0]["clusters"][0]["specs"][0];
+                spec["gpu_model"] = "h100".into();
+            }),
+            ("volume id `", |c| {
+                let volumes = &mut c["catalog"]["regions"][0]["clusters"][0]["volumes"];
+                let first = volumes[0].clone();
+                volumes.as_array_mut().unwrap().push(first);
+            }),
+            ("dataset id `", |c| {
+                let datasets = &mut c["catalog"]["regions"][0]["clusters"][0]["datasets"];
+                let first = datasets[0].clone();
+                datasets.as_array_mut().unwrap().push(first);
+            }),
+            ("quotas[0] (user `alice`) has no `kind`", |c| {
+                c["catalog"]["quotas"][0]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("kind");
+            }),
+            ("which pool `sh-a-h100` does not serve", |c| {
+                c["catalog"]["quotas"][0]["kind"] = "spot".into();
             }),
         ];
         for (said, change) in cases {

@@ -600,6 +600,11 @@ pub fn PlanView(
                 } else {
                     outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), autoscaling_max.get().is_some()))
                 };
+                // Made on a catalog the server has since changed, which the note above
+                // says: greyed, not a green "Starts now" on a quota lowered since (lab
+                // admin explorer).
+                let outdated = use_context::<PlanFreshness>().is_some_and(|f| f.catalog_changed.get());
+                let class = if outdated { "outcome pending" } else { class };
                 let used = plan.used().map(|c| c.index);
                 // The bars show the spec the task would use, else the first one.
                 let shown = used
@@ -750,7 +755,7 @@ pub fn PlanView(
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
                     {fewer}
                     // Unheard while stale: the live region says it waits.
-                    <div class="plan-body" class:stale=stale aria-hidden=stale.then_some("true") data-testid="plan-body">
+                    <div class="plan-body" class:stale=stale || outdated aria-hidden=stale.then_some("true") data-testid="plan-body">
                     // The maximum the plan was made for, the head aside: a plan kept from
                     // before the errors was headed by the range typed since (platform
                     // explorer: "5 replicas: the head and up to 1 worker").
@@ -869,7 +874,11 @@ fn heading_in_view(heading: NodeRef<leptos::html::H2>) {
         .unwrap_or(0.0);
     let at = heading.get_bounding_client_rect();
     if at.top() < 0.0 || at.bottom() > height {
-        // At the window's top, the verdict below it.
+        // At the window's top, the verdict below it, with room above for the panel's
+        // focus ring (recheck: at 200% zoom the ring was off the window).
         heading.scroll_into_view_with_bool(true);
+        if let Some(window) = web_sys::window() {
+            window.scroll_by_with_x_and_y(0.0, -16.0);
+        }
     }
 }

@@ -2067,9 +2067,7 @@ fn Actions(
                             </ul>
                         }.into_any()
                     }}
-                    <button type="button" data-testid="share-links-close" aria-label=move || lang.text("ui.detail.share_links_close") on:click=move |_| close(Panel::Links)>
-                        {crate::i18n::tr("ui.detail.close")}
-                    </button>
+                    // Under the links, above Close: said beside what was pressed (recheck).
                     <p role="status" data-testid="share-links-copied">
                         {move || copied_link.get().map(|(n, ok)| if ok {
                             lang.text_with("ui.detail.share_copied_n", &[("link", n.to_string())])
@@ -2077,6 +2075,9 @@ fn Actions(
                             lang.text("ui.detail.copy_failed")
                         })}
                     </p>
+                    <button type="button" data-testid="share-links-close" aria-label=move || lang.text("ui.detail.share_links_close") on:click=move |_| close(Panel::Links)>
+                        {crate::i18n::tr("ui.detail.close")}
+                    </button>
                 </div>
             })}
             // A revoke leaves the keyboard here, outside the list, which Escape closes still.

@@ -5106,6 +5106,19 @@ async fn the_plan_says_when_its_numbers_may_be_out_of_date() {
             .unwrap()
             .is_none()
     );
+    // The verdict below it is of the catalog before: greyed, not green (lab admin
+    // explorer: "Starts now" on a quota lowered since).
+    let verdict = find(&host, "[data-testid='outcome']");
+    assert!(
+        verdict.class_list().contains("pending"),
+        "{}",
+        verdict.class_name()
+    );
+    assert!(
+        find(&host, "[data-testid='plan-body']")
+            .class_list()
+            .contains("stale")
+    );
     // A tab shown again with no focus of the window (switched back to): asked again too
     // (all-day explorer: the quota read minutes before stood for up to 30 s).
     let init = web_sys::EventInit::new();
