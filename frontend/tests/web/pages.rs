@@ -5069,6 +5069,13 @@ async fn a_clone_whose_read_hangs_is_given_up_and_said_so() {
 async fn the_plan_says_when_its_numbers_may_be_out_of_date() {
     let address = fresh_page();
     crate::forget_drafts();
+    // A draft with a plan to grey.
+    frontend::form::draft::save(
+        frontend::form::draft::DRAFT_KEY,
+        &shared::demo::pytorch(),
+        &[],
+        &[],
+    );
     hold_fetches();
     let (host, handle, _) = mount_page_at(Route::New { clone: None });
     let asked = || held_fetches().iter().any(|u| u.contains("/api/v1/catalog"));
