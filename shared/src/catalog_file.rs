@@ -141,13 +141,13 @@ fn check_contents(catalog: &crate::catalog::Catalog) -> Result<(), serde_json::E
                 continue;
             };
             let models: Vec<&str> = nodes().filter_map(|n| n.gpu_model.as_deref()).collect();
-            if !models.contains(&model.as_str()) {
-                if let Some(near) = models.iter().find(|m| m.eq_ignore_ascii_case(model)) {
-                    return fail(format!(
-                        "cluster `{c}`: instance spec `{}` has GPU model `{model}`, and its nodes `{near}`: write it as the nodes do (the model is compared exactly)",
-                        spec.id
-                    ));
-                }
+            if !models.contains(&model.as_str())
+                && let Some(near) = models.iter().find(|m| m.eq_ignore_ascii_case(model))
+            {
+                return fail(format!(
+                    "cluster `{c}`: instance spec `{}` has GPU model `{model}`, and its nodes `{near}`: write it as the nodes do (the model is compared exactly)",
+                    spec.id
+                ));
             }
         }
         for (what, ids) in [
