@@ -629,6 +629,11 @@ async fn two_h100_specs() -> Form {
 /// want of free nodes for the whole gang.
 #[wasm_bindgen_test]
 async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
+    let verdict_starts = |form: &Form, start: &str| {
+        let said = form.text("outcome");
+        assert!(said.starts_with(start), "{said}");
+    };
+    let offered = |form: &Form| form.find("[data-testid='fewer-workers']").is_some();
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     form.choose("compute.kind", "reserved").await;
     form.choose("compute.pool", "sh-a-h100").await;
@@ -637,25 +642,12 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     form.type_in("compute.workers", "1").await;
     sleep(50).await;
     // Starts now: nothing to offer.
-    assert!(
-        form.text("outcome").starts_with("Starts now"),
-        "{}",
-        form.text("outcome")
-    );
-    assert!(
-        form.host
-            .query_selector("[data-testid='fewer-workers']")
-            .unwrap()
-            .is_none()
-    );
+    verdict_starts(&form, "Starts now");
+    assert!(!offered(&form));
     // 3 whole nodes against a quota of 16 GPUs: 2 start.
     form.type_in("compute.workers", "2").await;
     sleep(50).await;
-    assert!(
-        form.text("outcome").starts_with("Cannot start"),
-        "{}",
-        form.text("outcome")
-    );
+    verdict_starts(&form, "Cannot start");
     assert_eq!(
         form.text("fewer-workers"),
         "With Workers at 1 (2 replicas in all), it would start now with H100 whole node 整机. Set Workers to 1"
@@ -663,17 +655,8 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     form.click("fewer-workers-use").await;
     sleep(50).await;
     assert_eq!(form.submitted().await.compute.workers, 1);
-    assert!(
-        form.text("outcome").starts_with("Starts now"),
-        "{}",
-        form.text("outcome")
-    );
-    assert!(
-        form.host
-            .query_selector("[data-testid='fewer-workers']")
-            .unwrap()
-            .is_none()
-    );
+    verdict_starts(&form, "Starts now");
+    assert!(!offered(&form));
     let focused = web_sys::window()
         .unwrap()
         .document()
@@ -691,11 +674,7 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     form.type_in("compute.units_per_node", "8").await;
     form.type_in("compute.workers", "3").await;
     sleep(50).await;
-    assert!(
-        form.text("outcome").starts_with("Will queue"),
-        "{}",
-        form.text("outcome")
-    );
+    verdict_starts(&form, "Will queue");
     assert_eq!(
         form.text("fewer-workers"),
         "With Workers at 2 (3 replicas in all), it would start now with A100 single card 单卡. Set Workers to 2"

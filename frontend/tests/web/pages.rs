@@ -5941,6 +5941,18 @@ async fn mount_detail_page() -> (
     mount_detail_page_in(TaskPhase::Running).await
 }
 
+/// [`mount_detail_page_in`], once the owner's actions show.
+async fn owner_actions_in(
+    phase: TaskPhase,
+) -> (
+    HtmlElement,
+    leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+) {
+    let (host, handle) = mount_detail_page_in(phase).await;
+    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    (host, handle)
+}
+
 /// [`mount_detail_page`] with the task in `phase`.
 async fn mount_detail_page_in(
     phase: TaskPhase,
@@ -6833,8 +6845,7 @@ async fn a_submit_is_said_once_by_the_page_it_moves_on_to() {
 #[wasm_bindgen_test]
 async fn a_failed_tasks_actions_tell_clone_from_resubmit() {
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Failed).await;
-    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    let (host, handle) = owner_actions_in(TaskPhase::Failed).await;
     assert_eq!(
         all_text(&host, "[data-testid='failed-next']"),
         [
@@ -6855,8 +6866,7 @@ async fn a_failed_tasks_actions_tell_clone_from_resubmit() {
     finish(handle, &host, &address);
 
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    let (host, handle) = owner_actions_in(TaskPhase::Succeeded).await;
     assert!(
         host.query_selector("[data-testid='failed-next']")
             .unwrap()
@@ -7037,8 +7047,7 @@ fn held_key(part: &str) -> String {
 #[wasm_bindgen_test]
 async fn a_resubmit_pressed_again_after_no_answer_is_the_same_request() {
     let address = fresh_page();
-    let (host, handle) = mount_detail_page_in(TaskPhase::Succeeded).await;
-    until_found(&host, "the actions", "[data-testid='action-resubmit']").await;
+    let (host, handle) = owner_actions_in(TaskPhase::Succeeded).await;
     press_until_asked(&host, "action-resubmit", "/resubmit").await;
     let first = held_key("/resubmit");
     // Sent as JSON, as every POST of the console is: a Berth on plain HTTP tells its own
