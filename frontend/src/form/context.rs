@@ -97,9 +97,7 @@ impl Showing<'_> {
         // unknown key stood above the errors that block the submit.
         crate::components::errors_first(found, |i| i.severity)
     }
-}
 
-impl Showing<'_> {
     /// Whether the field at `path` shows its findings.
     fn shows(&self, path: &str) -> bool {
         // A group's own findings (a tag row's, the autoscaling range's) show once any

@@ -95,19 +95,20 @@ fn LaunchExample() -> impl IntoView {
                 .any(|i| i.code.code() == "command.distributed_env_unused")
         })
     });
+    // The script a `python script.py …` command runs, followed as it is typed.
+    let script = cx.watch(|s| python_script(&s.environment.command).map(str::to_owned));
     move || {
         if !alone.get() {
             return None;
         }
+        // The GPUs of the spec the plan uses, which its units and specs change.
+        cx.plan.track();
         let gpus = cx.gpus_per_replica().filter(|g| *g > 0)?;
-        let command = cx.spec.with_untracked(|s| s.environment.command.clone());
-        let script = python_script(&command);
-        let launch = |script: &str| {
-            format!(
-                "torchrun \\\n  --master_addr \"$MASTER_ADDR\" \\\n  --master_port \"$MASTER_PORT\" \\\n  --nnodes \"$WORLD_SIZE\" \\\n  --nproc_per_node {gpus} \\\n  --node_rank \"$RANK\" \\\n  {script}"
-            )
-        };
-        let example = launch(script.unwrap_or("train.py"));
+        let script = script.get();
+        let example = format!(
+            "torchrun \\\n  --master_addr \"$MASTER_ADDR\" \\\n  --master_port \"$MASTER_PORT\" \\\n  --nnodes \"$WORLD_SIZE\" \\\n  --nproc_per_node {gpus} \\\n  --node_rank \"$RANK\" \\\n  {}",
+            script.as_deref().unwrap_or("train.py")
+        );
         let take = script.map(|_| {
             let example = example.clone();
             view! {

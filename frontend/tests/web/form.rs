@@ -709,6 +709,20 @@ async fn a_command_that_would_train_alone_is_shown_a_torchrun_launch() {
             && example.contains("--node_rank \"$RANK\" \\\n  train.py --epochs 10"),
         "{example}"
     );
+    // Followed as the command and the units change.
+    form.type_in("environment.command", "python3 train.py --epochs 20")
+        .await;
+    form.type_in("compute.units_per_node", "4").await;
+    sleep(50).await;
+    let example = form.text("launch-example");
+    assert!(
+        example.contains("--nproc_per_node 4 \\") && example.contains("train.py --epochs 20"),
+        "{example}"
+    );
+    form.type_in("compute.units_per_node", "2").await;
+    form.type_in("environment.command", "python train.py --epochs 10")
+        .await;
+    sleep(50).await;
     form.click("launch-example-use").await;
     sleep(50).await;
     assert_eq!(
