@@ -5,14 +5,12 @@
 use crate::catalog::Catalog;
 use crate::resources::Resources;
 use crate::usage::Usage;
+use crate::vocab::wire_name;
 use serde::Serialize;
 
 /// A value's name in the catalog file (`on_demand`).
-fn wire<T: Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+fn wire(value: &impl Serialize) -> String {
+    wire_name(value).unwrap_or_default()
 }
 
 /// A catalog file, as `BERTH_CATALOG` names it and as the demo ships: what is offered,

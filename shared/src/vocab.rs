@@ -21,6 +21,15 @@ pub enum TaskType {
     RayJob,
 }
 
+/// A word of the spec's vocabulary as the spec and the catalog write it (`on_demand`): a
+/// label value, or a name in a message about the catalog file.
+pub(crate) fn wire_name(word: &impl Serialize) -> Option<String> {
+    match serde_json::to_value(word) {
+        Ok(serde_json::Value::String(name)) => Some(name),
+        _ => None,
+    }
+}
+
 impl TaskType {
     /// Every task type, in the form's order.
     pub const ALL: [TaskType; 2] = [TaskType::PyTorchJob, TaskType::RayJob];

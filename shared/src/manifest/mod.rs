@@ -37,6 +37,7 @@ pub use object::{Map, Object, ObjectMeta};
 
 use crate::catalog::{Catalog, Cluster, InstanceSpec, KubeSettings, Pool, User};
 use crate::task::{TaskSpec, TaskType};
+use crate::vocab::wire_name;
 use object::{ConfigMap, PodMonitor, Secret};
 use std::fmt;
 
@@ -269,14 +270,6 @@ pub fn target_for(task_type: TaskType) -> &'static dyn Target {
     match task_type {
         TaskType::PyTorchJob => &pytorch::PyTorchJobTarget,
         TaskType::RayJob => &ray::RayJobTarget,
-    }
-}
-
-/// A word of the spec's vocabulary as the spec writes it (`on_demand`): a label value.
-fn wire_name(word: &impl serde::Serialize) -> Option<String> {
-    match serde_json::to_value(word) {
-        Ok(serde_json::Value::String(name)) => Some(name),
-        _ => None,
     }
 }
 
