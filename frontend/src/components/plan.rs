@@ -137,12 +137,13 @@ fn pods_spec(plan: &Plan, index: usize) -> String {
 /// an idle offer is waited for at any level (not "the chosen level", which there is none
 /// of: newcomer explorer); `outside`: it would queue with none of Berth's tasks running
 /// ([`crate::form::FormCx::waits_outside`]); `autoscales`: a RayJob counted at its most
-/// workers.
+/// workers; `advice`: the changes the draft can make, which the words name.
 fn outcome(
     plan: &Plan,
     lang: Lang,
     name: Name<'_>,
     (any_level, outside, autoscales): (bool, Option<(QueueReason, &'static str)>, bool),
+    advice: Advice,
 ) -> (&'static str, String) {
     match &plan.outcome {
         // Room kept ahead of it in the queue: the scheduler waits for that task first.
@@ -203,6 +204,13 @@ fn outcome(
             let why = match outside {
                 Some((alone, key)) => {
                     let why = reason(alone.to_message(), lang, name);
+                    // Fewer workers start now, offered below: named before the
+                    // administrators (novice explorer: "ask the cluster's administrators"
+                    // stood above a one-press fix).
+                    let key = match key {
+                        "queue.outside_berth" if advice.fewer => "queue.outside_berth#fewer",
+                        key => key,
+                    };
                     text(lang, key, &[("reason", why)])
                 }
                 None => reason(why.to_message(), lang, name),
@@ -259,11 +267,87 @@ fn outcome(
                         }
                         key => key,
                     };
-                    text(lang, key, &[])
+                    advice.after(lang, key, text(lang, key, &[]))
                 }
             };
             ("outcome blocked", said)
         }
+    }
+}
+
+/// The changes a draft can make that the verdict's advice may name: only those (novice
+/// explorer: "fewer units per node" for a whole-node spec, which takes 1, and spot or
+/// idle resources where the cluster offers the spec as neither).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Advice {
+    /// More than one unit per node: fewer is a change to make.
+    units: bool,
+    /// The cluster offers one of the task's specs as spot instances.
+    spot: bool,
+    /// The cluster offers idle capacity of one of the task's specs now.
+    idle: bool,
+    /// Fewer workers would start now (offered below the verdict).
+    fewer: bool,
+}
+
+impl Advice {
+    /// What the draft in `cx` can change, on its cluster.
+    fn of(cx: crate::form::FormCx, fewer: bool) -> Advice {
+        let Some(cluster) = cx.cluster() else {
+            return Advice::default();
+        };
+        cx.spec.with_untracked(|s| {
+            let specs: Vec<_> = s
+                .compute
+                .specs
+                .iter()
+                .filter_map(|id| cluster.spec(id))
+                .collect();
+            Advice {
+                units: s.compute.units_per_node > 1,
+                spot: cluster.pools.iter().any(|pool| {
+                    pool.kinds.contains(&shared::task::ResourceKind::Spot)
+                        && specs
+                            .iter()
+                            .any(|spec| pool.nodes.iter().any(|n| n.hosts(spec)))
+                }),
+                idle: specs.iter().any(|spec| {
+                    cluster
+                        .idle_offers(&spec.id, None)
+                        .any(|(_, o)| o.quantity > 0)
+                }),
+                fewer,
+            }
+        })
+    }
+
+    /// `said`, the words of the blocked verdict `key`, with the ways out it names.
+    fn after(self, lang: Lang, key: &str, said: String) -> String {
+        let less = match (key, self.units) {
+            ("ui.form.plan.outcome.blocked#quota", false) => "ui.form.plan.advice.less#workers",
+            ("ui.form.plan.outcome.blocked#quota", true) => "ui.form.plan.advice.less#units",
+            ("ui.form.plan.outcome.blocked#quota_autoscaling", false) => {
+                "ui.form.plan.advice.less#max"
+            }
+            ("ui.form.plan.outcome.blocked#quota_autoscaling", true) => {
+                "ui.form.plan.advice.less#max_units"
+            }
+            ("ui.form.plan.outcome.blocked#no_quota", _) => "ui.form.plan.advice.elsewhere",
+            _ => return said,
+        };
+        let mut said = vec![said, text(lang, less, &[])];
+        let kinds = match (self.spot, self.idle) {
+            (true, true) => Some("ui.form.plan.advice.kinds#spot_idle"),
+            (true, false) => Some("ui.form.plan.advice.kinds#spot"),
+            (false, true) => Some("ui.form.plan.advice.kinds#idle"),
+            (false, false) => None,
+        };
+        said.extend(kinds.map(|key| text(lang, key, &[])));
+        if key == "ui.form.plan.outcome.blocked#no_quota" {
+            said.push(text(lang, "ui.form.plan.advice.ask_quota", &[]));
+        }
+        // Chinese sentences, each ended by its "。", are run on with no space.
+        said.join(if lang == Lang::Zh { "" } else { " " })
     }
 }
 
@@ -490,6 +574,29 @@ pub fn PlanView(
             text(l, named, &[("fields", list(l, &places))])
         })
     };
+    // The most workers that would start now, for a draft that would not: offered below
+    // the verdict, which names them before other ways. Not for an autoscaling RayJob,
+    // whose range is counted at its maximum.
+    let fewer_found = match form {
+        Some(cx) => Memo::new(move |_| {
+            let waits = plan.with(|p| {
+                p.as_ref()
+                    .is_some_and(|p| !matches!(p.outcome, Outcome::Now { .. }))
+            });
+            (waits && autoscaling_max.get().is_none())
+                .then(|| cx.most_workers_now())
+                .flatten()
+        }),
+        None => Memo::new(|_| None),
+    };
+    let advice = match form {
+        Some(cx) => Memo::new(move |_| {
+            // Read again with the plan: the specs and units are what it was made for.
+            plan.track();
+            Advice::of(cx, fewer_found.with(Option::is_some))
+        }),
+        None => Memo::new(|_| Advice::default()),
+    };
     let headline = Memo::new(move |_| {
         let l = lang.get();
         plan.with(|p| match p {
@@ -502,6 +609,7 @@ pub fn PlanView(
                     waits_outside.get(),
                     autoscaling_max.get().is_some(),
                 ),
+                advice.get(),
             ),
             None => ("outcome pending", waiting_for(l, pending.get())),
         })
@@ -598,7 +706,7 @@ pub fn PlanView(
                 let (class, said) = if stale {
                     ("outcome pending", waiting_for(l, "ui.form.plan.pending#kept"))
                 } else {
-                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), autoscaling_max.get().is_some()))
+                    outcome(&plan, l, &name, (any_level.get(), waits_outside.get(), autoscaling_max.get().is_some()), advice.get())
                 };
                 // Made on a catalog the server has since changed, which the note above
                 // says: greyed, not a green "Starts now" on a quota lowered since (lab
@@ -713,12 +821,10 @@ pub fn PlanView(
                     }
                 }).collect_view();
                 // Would not start: the most workers that would, and a press to take them
-                // (novice explorer: the smaller size that starts today was found by trial,
-                // and "contact the administrator" stood where 2 workers started at once).
-                // Not for an autoscaling RayJob, whose range is counted at its maximum.
+                // (novice explorer: the smaller size that starts today was found by trial).
                 let fewer = form
-                    .filter(|cx| !stale && !matches!(plan.outcome, Outcome::Now { .. }) && !cx.spec.with_untracked(|s| s.autoscales()))
-                    .and_then(|cx| cx.most_workers_now().map(|found| (cx, found)))
+                    .filter(|_| !stale)
+                    .and_then(|cx| fewer_found.get().map(|found| (cx, found)))
                     .map(|(cx, (workers, fits))| {
                         let spec = fits.used().map(|c| name(&c.spec)).unwrap_or_default();
                         let said = if workers == 0 {

@@ -647,7 +647,12 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     // 3 whole nodes against a quota of 16 GPUs: 2 start.
     form.type_in("compute.workers", "2").await;
     sleep(50).await;
-    verdict_starts(&form, "Cannot start");
+    // A whole-node spec takes 1 unit per node, and the cluster offers it as neither
+    // spot instances nor idle capacity: the advice names neither (novice recheck).
+    assert_eq!(
+        form.text("outcome"),
+        "Cannot start: every spec is over your remaining quota; the errors say by how much. Ask for less (fewer workers), or add a spec that is within your quota."
+    );
     assert_eq!(
         form.text("fewer-workers"),
         "With Workers at 1 (2 replicas in all), it would start now with H100 whole node 整机. Set Workers to 1"
@@ -2221,7 +2226,8 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
     sleep(50).await;
     assert_eq!(
         form.text("outcome"),
-        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much."
+        // bj-a offers the spec as idle capacity, not as spot instances.
+        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota; the errors say by how much. Ask for less (a lower Max workers, or fewer units per node), or add a spec that is within your quota. Or choose idle resources, which use no quota but may be interrupted."
     );
     // Said by the range too, where the panel a section above is out of sight (Ray
     // explorer), and kept as the number changes; with the errors it sends the reader to,
@@ -2274,7 +2280,7 @@ async fn a_rayjob_over_quota_at_its_maximum_is_told_to_lower_it() {
     sleep(50).await;
     assert!(
         form.text("outcome").starts_with(
-            "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers"
+            "Cannot start: every spec is over your remaining quota; the errors say by how much. Ask for less (fewer workers"
         ),
         "{}",
         form.text("outcome")
@@ -2959,6 +2965,13 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
             && outcome.contains(outside_words),
         "{outcome}"
     );
+    // Two workers start now, offered below: said before the administrators (novice
+    // recheck: "ask the cluster's administrators" above a one-press fix).
+    assert!(
+        outcome.ends_with("which may never be given back; fewer workers start now (below), or choose another spec or pool, or ask the cluster's administrators."),
+        "{outcome}"
+    );
+    assert!(form.find("[data-testid='fewer-workers']").is_some());
     drop(form);
     // Berth's task takes a third whole node too: two of the four fit now, three would
     // with none of Berth's tasks running, which is what the wait is said by (explorer:
@@ -6003,7 +6016,7 @@ async fn a_blocked_task_is_said_to_be_over_quota_only_when_quota_stops_it() {
     assert_eq!(
         form.text("outcome"),
         // What to do, not only where to look (newcomer explorer).
-        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much."
+        "Cannot start: every spec is over your remaining quota; the errors say by how much. Ask for less (fewer workers or units per node), or add a spec that is within your quota. Or choose spot or idle resources, which use no quota but may be interrupted."
     );
     form.type_in("compute.workers", "1").await;
     assert!(
@@ -6025,12 +6038,12 @@ async fn no_quota_at_all_is_not_told_to_ask_for_less() {
     let form = mount_on(catalog, Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
     assert_eq!(
         form.text("outcome"),
-        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota but may be interrupted; or ask your administrator for quota."
+        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for. Or choose spot or idle resources, which use no quota but may be interrupted. Or ask your administrator for quota."
     );
     form.click("lang-zh").await;
     assert_eq!(
         form.text("outcome"),
-        "无法启动：您在此资源池中没有这些规格的配额。请改选您有配额的资源池或规格，或选择不占用配额、但可能被中断的 Spot 实例或闲时资源；也可以向管理员申请配额。"
+        "无法启动：您在此资源池中没有这些规格的配额。请改选您有配额的资源池或规格。也可选择不占用配额、但可能被中断的 Spot 实例或闲时资源。还可以向管理员申请配额。"
     );
     form.click("lang-en").await;
 }

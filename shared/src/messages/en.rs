@@ -1181,6 +1181,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "even with none of Berth's tasks running, {reason}; it waits for capacity used outside Berth on these nodes, which may never be given back; ask the cluster's administrators, or choose another spec or pool",
     ),
     (
+        "queue.outside_berth#fewer",
+        "even with none of Berth's tasks running, {reason}; it waits for capacity used outside Berth on these nodes, which may never be given back; fewer workers start now (below), or choose another spec or pool, or ask the cluster's administrators",
+    ),
+    (
         "queue.outside_berth#idle",
         "even with none of Berth's tasks running, {reason}; the idle capacity offered now cannot hold it, and it waits for more to be offered, which may never come; fewer workers or units per node, a lower stability or another kind may start it",
     ),
@@ -2163,6 +2167,42 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Your persistent env vars are set in every task of yours as well: {vars}. A variable of the same name above takes their place.",
     ),
     ("ui.form.persistent_env.hidden", "{name} (hidden)"),
+    (
+        "ui.form.plan.advice.ask_quota",
+        "Or ask your administrator for quota.",
+    ),
+    (
+        "ui.form.plan.advice.elsewhere",
+        "Choose another pool or spec that you have quota for.",
+    ),
+    (
+        "ui.form.plan.advice.kinds#idle",
+        "Or choose idle resources, which use no quota but may be interrupted.",
+    ),
+    (
+        "ui.form.plan.advice.kinds#spot",
+        "Or choose spot instances, which use no quota but may be interrupted.",
+    ),
+    (
+        "ui.form.plan.advice.kinds#spot_idle",
+        "Or choose spot or idle resources, which use no quota but may be interrupted.",
+    ),
+    (
+        "ui.form.plan.advice.less#max",
+        "Ask for less (a lower Max workers), or add a spec that is within your quota.",
+    ),
+    (
+        "ui.form.plan.advice.less#max_units",
+        "Ask for less (a lower Max workers, or fewer units per node), or add a spec that is within your quota.",
+    ),
+    (
+        "ui.form.plan.advice.less#units",
+        "Ask for less (fewer workers or units per node), or add a spec that is within your quota.",
+    ),
+    (
+        "ui.form.plan.advice.less#workers",
+        "Ask for less (fewer workers), or add a spec that is within your quota.",
+    ),
     ("ui.form.plan.aside", " ({text})"),
     (
         "ui.form.plan.bar.idle",
@@ -2248,15 +2288,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.blocked#no_quota",
-        "Cannot start: you have no quota for these specs in this pool. Choose another pool or spec that you have quota for, or spot or idle resources, which use no quota but may be interrupted; or ask your administrator for quota.",
+        "Cannot start: you have no quota for these specs in this pool.",
     ),
     (
         "ui.form.plan.outcome.blocked#quota",
-        "Cannot start: every spec is over your remaining quota. Ask for less (fewer workers or units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much.",
+        "Cannot start: every spec is over your remaining quota; the errors say by how much.",
     ),
     (
         "ui.form.plan.outcome.blocked#quota_autoscaling",
-        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota. Ask for less (a lower Max workers, or fewer units per node), add a spec that is within it, or choose spot or idle resources, which use no quota but may be interrupted; the errors say by how much.",
+        "Cannot start: counted at its autoscaling maximum of workers, every spec is over your remaining quota; the errors say by how much.",
     ),
     (
         "ui.form.plan.outcome.now",

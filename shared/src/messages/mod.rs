@@ -671,6 +671,7 @@ fn findings_only_is_every_language_less_its_console_texts() {
                         "queue.no_idle_offer#also_short",
                         "queue.no_idle_offer#lower",
                         "queue.outside_berth",
+                        "queue.outside_berth#fewer",
                         "queue.outside_berth#idle",
                         "queue.outside_berth#idle_lowest",
                         "queue.outside_berth#idle_unit",

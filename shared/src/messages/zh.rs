@@ -1017,6 +1017,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "即使 Berth 的任务全部结束，{reason}；任务在等待这些节点上 Berth 之外占用的资源，这部分资源不一定会释放；请联系集群管理员，或改选其他实例规格或资源池",
     ),
     (
+        "queue.outside_berth#fewer",
+        "即使 Berth 的任务全部结束，{reason}；任务在等待这些节点上 Berth 之外占用的资源，这部分资源不一定会释放；减少工作节点数即可立即启动（见下方），也可改选其他实例规格或资源池，或联系集群管理员",
+    ),
+    (
         "queue.outside_berth#idle",
         "即使 Berth 的任务全部结束，{reason}；当前提供的闲时资源容纳不下该任务，任务将等待提供更多闲时资源，但不一定会有；减少工作节点数或单节点实例规格数、降低闲时稳定性等级，或改用其他资源类型，可能可以启动",
     ),
@@ -1892,6 +1896,39 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "您的每个任务还会注入以下持久环境变量：{vars}。上方同名的变量以当前任务配置为准。",
     ),
     ("ui.form.persistent_env.hidden", "{name}（隐藏）"),
+    ("ui.form.plan.advice.ask_quota", "还可以向管理员申请配额。"),
+    (
+        "ui.form.plan.advice.elsewhere",
+        "请改选您有配额的资源池或规格。",
+    ),
+    (
+        "ui.form.plan.advice.kinds#idle",
+        "也可选择不占用配额、但可能被中断的闲时资源。",
+    ),
+    (
+        "ui.form.plan.advice.kinds#spot",
+        "也可选择不占用配额、但可能被中断的 Spot 实例。",
+    ),
+    (
+        "ui.form.plan.advice.kinds#spot_idle",
+        "也可选择不占用配额、但可能被中断的 Spot 实例或闲时资源。",
+    ),
+    (
+        "ui.form.plan.advice.less#max",
+        "请减少需求（更低的扩容上限），或添加配额内的规格。",
+    ),
+    (
+        "ui.form.plan.advice.less#max_units",
+        "请减少需求（更低的扩容上限或更少的单节点实例规格数），或添加配额内的规格。",
+    ),
+    (
+        "ui.form.plan.advice.less#units",
+        "请减少需求（更少的工作节点数或单节点实例规格数），或添加配额内的规格。",
+    ),
+    (
+        "ui.form.plan.advice.less#workers",
+        "请减少需求（更少的工作节点数），或添加配额内的规格。",
+    ),
     ("ui.form.plan.aside", "（{text}）"),
     (
         "ui.form.plan.bar.idle",
@@ -1970,15 +2007,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.outcome.blocked#no_quota",
-        "无法启动：您在此资源池中没有这些规格的配额。请改选您有配额的资源池或规格，或选择不占用配额、但可能被中断的 Spot 实例或闲时资源；也可以向管理员申请配额。",
+        "无法启动：您在此资源池中没有这些规格的配额。",
     ),
     (
         "ui.form.plan.outcome.blocked#quota",
-        "无法启动：所有规格都超出用户剩余配额。请减少需求（更少的工作节点数或单节点实例规格数），添加配额内的规格，或选择不占用配额、但可能被中断的 Spot 实例或闲时资源；超出多少见错误。",
+        "无法启动：所有规格都超出用户剩余配额，超出多少见错误。",
     ),
     (
         "ui.form.plan.outcome.blocked#quota_autoscaling",
-        "无法启动：按扩容上限计，所有规格都超出用户剩余配额。请减少需求（更低的扩容上限或更少的单节点实例规格数），添加配额内的规格，或选择不占用配额、但可能被中断的 Spot 实例或闲时资源；超出多少见错误。",
+        "无法启动：按扩容上限计，所有规格都超出用户剩余配额，超出多少见错误。",
     ),
     (
         "ui.form.plan.outcome.now",
