@@ -179,8 +179,7 @@ pub struct RenderArgs {
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// Spec files; `.yaml`/`.yml` are read as YAML, `.json` as JSON, others by content;
-    /// `-` is standard input.
-    #[arg(required = true)]
+    /// `-` is standard input. With none, the catalog and settings alone are checked.
     pub files: Vec<PathBuf>,
     /// Language of the messages.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
@@ -1054,6 +1053,107 @@ pub fn unknown_users(config: &Config, catalog: &shared::Catalog) -> Vec<String> 
     said
 }
 
+/// What in the catalog loads but cannot be meant (lab admin explorer: each loaded without
+/// a word): a time zone this machine's zone database lacks, a maintained tag that breaks
+/// the tag rules (no task could carry it), a spec whose one unit no node of its cluster
+/// can hold, and a node whose usage is over its capacity. Said as the server starts and
+/// by `berth validate` with no file.
+pub fn catalog_warnings(
+    catalog: &shared::Catalog,
+    usage: &shared::Usage,
+    user: &shared::User,
+) -> Vec<String> {
+    let mut said = Vec::new();
+    let zones = jiff::tz::db();
+    if zones.is_definitively_empty() {
+        if !catalog.time_zones.is_empty() {
+            said.push(
+                "this machine has no time zone database (install tzdata): the catalog's \
+                 time_zones cannot be checked, and local tasks run in UTC whatever zone they name"
+                    .to_owned(),
+            );
+        }
+    } else {
+        for zone in &catalog.time_zones {
+            if zones.get(zone).is_err() {
+                said.push(format!(
+                    "the catalog's time_zones list `{zone}`, which is no time zone of this \
+                     machine's zone database: correct it (as `Asia/Shanghai`) or remove it"
+                ));
+            }
+        }
+    }
+    for tag in &catalog.tags.maintained {
+        let mut spec = shared::TaskSpec::default();
+        spec.basic.tags = vec![tag.clone()];
+        let check = shared::check(&spec, catalog, &shared::Usage::default(), user);
+        let tags = shared::path::FieldPath::root().key("basic").key("tags");
+        let broken: Vec<String> = check
+            .issues
+            .under(&tags)
+            .filter(|issue| {
+                matches!(
+                    issue.code,
+                    shared::IssueCode::TagKeyInvalid
+                        | shared::IssueCode::TagKeyReserved
+                        | shared::IssueCode::TagValueInvalid
+                        | shared::IssueCode::ValueRequired
+                )
+            })
+            .map(|issue| {
+                let issue = issue.localized(shared::Lang::En);
+                let part = issue.path.to_string();
+                let part = part.rsplit('.').next().unwrap_or_default().to_owned();
+                format!("{part}: {}", issue.message)
+            })
+            .collect();
+        if !broken.is_empty() {
+            said.push(format!(
+                "the catalog's maintained tag `{}={}` breaks the tag rules, so no task can carry \
+                 it: {}",
+                tag.key,
+                tag.value,
+                broken.join("; ")
+            ));
+        }
+    }
+    for region in &catalog.regions {
+        for cluster in &region.clusters {
+            let nodes = || cluster.pools.iter().flat_map(|p| &p.nodes);
+            for spec in &cluster.specs {
+                let hosts: Vec<_> = nodes().filter(|n| n.hosts(spec)).collect();
+                if hosts.is_empty() {
+                    // A spec of another cluster's model is the form's to leave out; only
+                    // one no node here could ever run is said.
+                    said.push(format!(
+                        "spec `{}` of cluster `{}` is hosted by no node of its pools (their \
+                         GPU models differ): no task can use it",
+                        spec.id, cluster.id
+                    ));
+                } else if !hosts.iter().any(|n| spec.per_unit.fits_within(&n.total)) {
+                    said.push(format!(
+                        "one unit of spec `{}` of cluster `{}` ({}) is more than any node of its \
+                         model holds: no task can use it",
+                        spec.id, cluster.id, spec.per_unit
+                    ));
+                }
+            }
+            for node in nodes() {
+                if let Some(used) = usage.nodes.get(&node.name)
+                    && !used.fits_within(&node.total)
+                {
+                    said.push(format!(
+                        "the usage of node `{}` ({}) is more than its total ({}): it is counted \
+                         as full",
+                        node.name, used, node.total
+                    ));
+                }
+            }
+        }
+    }
+    said
+}
+
 /// A TOML error as an operator should read it: line, column and the line's key, then
 /// the parser's words, but not the line itself, which toml's own message quotes. A line
 /// may hold a password: a relay's password written as `smtp_password = "…"`, a key the
@@ -1697,6 +1797,69 @@ mail_from = "Berth <berth@example.com>"
                 .unwrap()
                 .identity,
             Some(IdentityConfig::Default {})
+        );
+    }
+
+    /// What loads but cannot be meant is said, each with what to do; the demo catalog
+    /// has none of it.
+    #[test]
+    fn a_catalog_that_loads_but_cannot_be_meant_is_warned_of() {
+        let user = shared::demo::user();
+        let usage = shared::demo::usage();
+        // The demo keeps one such spec, to show a task that can never start.
+        let l40s = "one unit of spec `l40s-8g` of cluster `sh-b` (8 GPU, 128 vCPU, 960 GiB) is \
+                    more than any node of its model holds: no task can use it";
+        assert_eq!(
+            catalog_warnings(&shared::demo::catalog(), &usage, &user),
+            [l40s]
+        );
+        let mut catalog = shared::demo::catalog();
+        catalog.time_zones.push("Asia/Shangai".into());
+        catalog.tags.maintained.push(shared::task::Tag {
+            key: "team".into(),
+            value: "speech recognition".into(),
+        });
+        catalog.tags.maintained.push(shared::task::Tag {
+            key: "kubernetes.io/team".into(),
+            value: "nlp".into(),
+        });
+        let cluster = &mut catalog.regions[0].clusters[0];
+        assert_eq!(cluster.id, "sh-a");
+        let whole = cluster
+            .specs
+            .iter_mut()
+            .find(|s| s.id == "h100-8g")
+            .unwrap();
+        // Its nodes have 8 GPUs each.
+        whole.per_unit.gpu = 16;
+        let mut b200 = whole.clone();
+        b200.id = "b200-8g".into();
+        b200.gpu_model = Some("B200".into());
+        cluster.specs.push(b200);
+        let mut usage = usage;
+        usage
+            .nodes
+            .insert("sh-a-h100-00".into(), shared::Resources::new(9, 10, 10));
+        let said = catalog_warnings(&catalog, &usage, &user);
+        assert_eq!(
+            said,
+            [
+                "the catalog's time_zones list `Asia/Shangai`, which is no time zone of this \
+                 machine's zone database: correct it (as `Asia/Shanghai`) or remove it",
+                "the catalog's maintained tag `team=speech recognition` breaks the tag rules, \
+                 so no task can carry it: value: use at most 63 letters, digits, '-', '_' or \
+                 '.', starting and ending with a letter or digit",
+                "the catalog's maintained tag `kubernetes.io/team=nlp` breaks the tag rules, so \
+                 no task can carry it: key: this prefix belongs to the platform or a \
+                 scheduler; use your own prefix or none",
+                "one unit of spec `h100-8g` of cluster `sh-a` (16 GPU, 192 vCPU, 1800 GiB) is \
+                 more than any node of its model holds: no task can use it",
+                "spec `b200-8g` of cluster `sh-a` is hosted by no node of its pools (their GPU \
+                 models differ): no task can use it",
+                "the usage of node `sh-a-h100-00` (9 GPU, 10 vCPU, 10 GiB) is more than its \
+                 total (8 GPU, 192 vCPU, 1800 GiB): it is counted as full",
+                l40s,
+            ]
         );
     }
 

@@ -294,6 +294,9 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
     for said in server::config::unknown_users(&config, &state.catalog) {
         tracing::warn!("{said}");
     }
+    for said in server::config::catalog_warnings(&state.catalog, &state.usage, &state.user()) {
+        tracing::warn!("{said}");
+    }
     // The peer address goes with each request: the proxy identity mode checks it.
     let runner = state.runner.clone();
     let (asked, asked_once) = tokio::sync::oneshot::channel();

@@ -83,6 +83,60 @@ fn a_good_file_passes_and_a_bad_one_exits_1_with_its_findings() {
     );
 }
 
+/// With no file the catalog and settings are checked alone, and what loads but cannot be
+/// meant is said; with files, whose quotas they were checked against (lab admin
+/// explorer: a catalog could be checked only by starting a server, and the files were
+/// checked as the demo's `alice`, unsaid).
+#[test]
+fn validate_with_no_file_checks_the_catalog_and_names_the_user_checked_as() {
+    let dir = folder("catalog-alone");
+    let (code, out, err) = run(berth().arg("validate"));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some("the demo catalog loads: regions 2, clusters 3, specs 8, quota lines 10, warnings 1."),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nwarning: one unit of spec `l40s-8g` of cluster `sh-b`"),
+        "{out}"
+    );
+    let mut file: serde_json::Value = serde_json::from_str(shared::demo::CATALOG_FILE).unwrap();
+    file["catalog"]["time_zones"]
+        .as_array_mut()
+        .unwrap()
+        .push("Asia/Shangai".into());
+    let catalog = write(&dir, "catalog.json", &file.to_string());
+    let (code, out, err) = run(berth().arg("validate").arg("--catalog").arg(&catalog));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("warnings 2."), "{out}");
+    assert!(
+        out.contains(
+            "warning: the catalog's time_zones list `Asia/Shangai`, which is no time zone"
+        ),
+        "{out}"
+    );
+    let good = write(&dir, "good.json", shared::demo::PYTORCH_EXAMPLE);
+    let (code, out, err) = run(berth().arg("validate").arg(&good).args(["--user", "bob"]));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.ends_with("Checked as the user bob, against the demo catalog.\n"),
+        "{out}"
+    );
+    let (_, out, _) = run(berth()
+        .arg("validate")
+        .arg(&good)
+        .args(["--lang", "zh-CN", "--catalog"])
+        .arg(&catalog));
+    assert!(
+        out.ends_with(&format!(
+            "以用户 alice 的身份，按 {} 检查。\n",
+            catalog.display()
+        )),
+        "{out}"
+    );
+}
+
 /// A reader that stops reading (`| head`) ends the command as a SIGPIPE would, 141 and no
 /// words: it exited 2, "a file cannot be read", with "Broken pipe" (operator explorer).
 #[test]

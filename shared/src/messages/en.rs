@@ -1424,6 +1424,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.unreachable_other_site",
         "Cannot reach the server: check your connection, or wait for the server to be back, then try again; or Berth does not list this page's site ({origin}) in its `[cors] origins`, and the browser hides its answer from this page",
     ),
+    (
+        "ui.cli.catalog_loads",
+        "{catalog} loads: regions {regions}, clusters {clusters}, specs {specs}, quota lines {quotas}, warnings {warnings}.",
+    ),
+    (
+        "ui.cli.checked_as",
+        "Checked as the user {user}, against {catalog}.",
+    ),
+    ("ui.cli.demo_catalog", "the demo catalog"),
     ("ui.detail.actions", "Actions"),
     ("ui.detail.attempt", "Attempt"),
     ("ui.detail.attempt_n", "Attempt {n}"),

@@ -1239,6 +1239,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.unreachable_other_site",
         "无法连接服务器：请检查网络连接，或等待服务器恢复后重试；也可能是 Berth 的 `[cors] origins` 未列出本页面所在的站点（{origin}），浏览器因此不让本页面读取其应答",
     ),
+    (
+        "ui.cli.catalog_loads",
+        "{catalog} 加载成功：区域 {regions} 个，集群 {clusters} 个，实例规格 {specs} 个，配额 {quotas} 条，警告 {warnings} 条。",
+    ),
+    (
+        "ui.cli.checked_as",
+        "以用户 {user} 的身份，按 {catalog} 检查。",
+    ),
+    ("ui.cli.demo_catalog", "演示目录"),
     ("ui.detail.actions", "操作"),
     ("ui.detail.attempt", "运行轮次"),
     ("ui.detail.attempt_n", "第 {n} 次运行"),
