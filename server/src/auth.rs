@@ -245,6 +245,9 @@ impl Identity {
                     }
                 })?;
                 warn_of_weak_tokens(tokens_file, &entries);
+                for said in unmatched_users(tokens_file, &entries, &config.users) {
+                    tracing::warn!("{said}");
+                }
                 let tokens = entries
                     .into_iter()
                     .map(|(token, user)| {
@@ -417,6 +420,54 @@ fn parse_tokens(path: &Path, text: &str) -> Result<Vec<(String, TokenUser)>, Str
 
 /// The tokens file's risks that still let Berth start, said once at start: a token
 /// short enough to guess, and a file other users of the machine may read.
+/// Tokens and `[[users]]` entries that do not meet (lab admin explorer: each unsaid): a
+/// `[[users]]` user no token names cannot sign in, and a token's user named by a name
+/// alone that no `[[users]]` entry lists is served in the demo organisation (with no
+/// `[[users]]` at all, every name alone is, as one organisation's setup has it).
+fn unmatched_users(path: &Path, entries: &[(String, TokenUser)], users: &[User]) -> Vec<String> {
+    let mut said = Vec::new();
+    let named = |name: &str| {
+        entries.iter().any(|(_, user)| match user {
+            TokenUser::Name(n) => n == name,
+            TokenUser::Full(entry) => entry.name == name,
+        })
+    };
+    for user in users {
+        if !named(&user.name) {
+            said.push(format!(
+                "[[users]] lists `{}`, whom no token of {} names: that user cannot sign in; \
+                 give them a token or remove the entry",
+                user.name,
+                path.display()
+            ));
+        }
+    }
+    let mut unlisted: Vec<&str> = Vec::new();
+    for (_, user) in entries {
+        if let TokenUser::Name(name) = user
+            && !users.is_empty()
+            && !users.iter().any(|u| u.name == *name)
+            && !unlisted.contains(&name.as_str())
+        {
+            unlisted.push(name);
+        }
+    }
+    if !unlisted.is_empty() {
+        said.push(format!(
+            "tokens of {} name {} with no [[users]] entry: they are served in the demo \
+             organisation; list each in [[users]] with its org and tenant_id, or give the \
+             token a table of them",
+            path.display(),
+            unlisted
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    said
+}
+
 fn warn_of_weak_tokens(path: &Path, entries: &[(String, TokenUser)]) {
     const SHORTEST: usize = 16;
     for (token, user) in entries {
@@ -722,6 +773,38 @@ mod tests {
             identity: IdentityConfig::Tokens { tokens_file: path },
             ..Config::demo("dist".into())
         }
+    }
+
+    /// A `[[users]]` user no token names, and a token's name no `[[users]]` entry lists,
+    /// are said; with no `[[users]]`, names alone are the demo organisation's, unsaid.
+    #[test]
+    fn tokens_and_users_that_do_not_meet_are_said() {
+        let path = Path::new("/etc/berth/tokens.toml");
+        let entries = parse_tokens(
+            path,
+            "\"tok-a\" = \"alice\"\n\"tok-c\" = \"carol\"\n\"tok-d\" = \"carol\"\n\
+             \"tok-b\" = { name = \"bob\", org = \"Acme\", tenant_id = \"t-1\" }\n",
+        )
+        .unwrap();
+        assert_eq!(unmatched_users(path, &entries, &[]), Vec::<String>::new());
+        let listed = |name: &str| User {
+            name: name.into(),
+            ..shared::demo::user()
+        };
+        assert_eq!(
+            unmatched_users(
+                path,
+                &entries,
+                &[listed("alice"), listed("bob"), listed("dan")]
+            ),
+            [
+                "[[users]] lists `dan`, whom no token of /etc/berth/tokens.toml names: that \
+                 user cannot sign in; give them a token or remove the entry",
+                "tokens of /etc/berth/tokens.toml name `carol` with no [[users]] entry: they \
+                 are served in the demo organisation; list each in [[users]] with its org and \
+                 tenant_id, or give the token a table of them",
+            ]
+        );
     }
 
     #[test]

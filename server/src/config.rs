@@ -1333,9 +1333,12 @@ impl Config {
             ));
         }
         for (i, user) in self.users.iter().enumerate() {
-            if self.users[..i].iter().any(|u| u.name == user.name) {
+            // Which entries, counted in the file's order: the config holds no lines.
+            if let Some(first) = self.users[..i].iter().position(|u| u.name == user.name) {
                 return Err(ConfigError::Settings(format!(
-                    "[[users]] names `{}` twice: give each user once",
+                    "[[users]] entries {} and {} both name `{}`: give each user once",
+                    first + 1,
+                    i + 1,
                     user.name
                 )));
             }
@@ -1877,7 +1880,10 @@ mail_from = "Berth <berth@example.com>"
             .check()
             .expect_err("refused")
             .to_string();
-        assert_eq!(err, "[[users]] names `bob` twice: give each user once");
+        assert_eq!(
+            err,
+            "[[users]] entries 1 and 2 both name `bob`: give each user once"
+        );
         assert!(
             Config::merge(Settings::default(), FileConfig::default())
                 .check()
