@@ -804,7 +804,14 @@ impl Scheduler {
                     let said = self.reason_queued(waiting, reason.clone());
                     self.nor_on_idle(waiting, &plan, said)
                 }
-                Outcome::Blocked => Message::new("queue.blocked"),
+                // As the form's verdict says it: "no spec of the list can be used now"
+                // told nothing of a quota lowered since (lab admin explorer).
+                Outcome::Blocked => Message::new(match plan.blocked_by() {
+                    Some(shared::quota::Blocked::NeverFits) => "queue.blocked#never",
+                    Some(shared::quota::Blocked::NoQuota) => "queue.blocked#no_quota",
+                    Some(shared::quota::Blocked::OverQuota) => "queue.blocked#quota",
+                    Some(shared::quota::Blocked::Mixed) | None => "queue.blocked",
+                }),
                 Outcome::Now { .. } => Message::new("queue.capacity_changed"),
             },
             Ok(None) => Message::new("queue.spec_unresolved"),
@@ -1050,10 +1057,14 @@ mod tests {
         assert_eq!(scheduler.give_back_holds_over_quota(), [id(2)]);
         let decisions = scheduler.admit();
         assert_eq!(admitted(&decisions), [id(1)]);
-        // The queue's word for a task its quota has no room for now.
+        // The queue's word for a task its quota has no room for now: named as quota
+        // ("no spec of the list can be used now" told nothing of it: lab admin explorer).
         assert_eq!(
             said_to(&decisions, &id(2)),
-            ["no spec of the list can be used now"]
+            [
+                "every spec of the list is over the remaining quota now; it waits until other \
+              tasks free enough or the quota is raised"
+            ]
         );
         assert!(scheduler.queue().iter().all(|w| w.hold.is_empty()));
         scheduler.finish(&id(1));

@@ -5,7 +5,7 @@
 use crate::i18n::UiLang;
 use leptos::prelude::*;
 use shared::messages::{Arg, Message, list, text};
-use shared::quota::{Candidate, Fit, Outcome, QueueReason};
+use shared::quota::{Blocked, Candidate, Fit, Outcome, QueueReason};
 use shared::{Dimension, Lang, Plan, Resources};
 
 /// What the panel calls spec `id`: the name the form's spec list gives it
@@ -351,28 +351,15 @@ impl Advice {
     }
 }
 
-/// Why no spec can be used, said as what the specs have in common: quota is named only
-/// when it stops every spec, fit only when no spec could ever fit (a kind that uses no
-/// quota is always the latter); specs stopped each by one or the other read both.
+/// Why no spec can be used, in the form's words ([`Plan::blocked_by`]).
 fn blocked_key(plan: &Plan) -> &'static str {
-    let specs = &plan.candidates;
-    if specs.is_empty() {
-        "ui.form.plan.outcome.blocked"
-    } else if specs.iter().all(|c| matches!(c.fit, Fit::Never { .. })) {
-        "ui.form.plan.outcome.blocked#never"
-    } else if specs.iter().all(|c| !c.quota_ok()) {
+    match plan.blocked_by() {
+        Some(Blocked::NeverFits) => "ui.form.plan.outcome.blocked#never",
         // No quota at all for any of them: asking for less cannot help (sweep explorer:
         // "ask for less" at 0 workers, still refused).
-        if specs
-            .iter()
-            .all(|c| c.quota.iter().all(|line| line.limit.is_none()))
-        {
-            "ui.form.plan.outcome.blocked#no_quota"
-        } else {
-            "ui.form.plan.outcome.blocked#quota"
-        }
-    } else {
-        "ui.form.plan.outcome.blocked"
+        Some(Blocked::NoQuota) => "ui.form.plan.outcome.blocked#no_quota",
+        Some(Blocked::OverQuota) => "ui.form.plan.outcome.blocked#quota",
+        Some(Blocked::Mixed) | None => "ui.form.plan.outcome.blocked",
     }
 }
 

@@ -1127,6 +1127,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "no spec of the list can be used now"),
     (
+        "queue.blocked#never",
+        "no spec of the list can ever fit in its pool as the catalog has it now; stop the task and choose another spec or pool",
+    ),
+    (
+        "queue.blocked#no_quota",
+        "there is no quota now for any spec of the list in its pool; it waits until quota is granted, or stop it and choose another pool or spec",
+    ),
+    (
+        "queue.blocked#quota",
+        "every spec of the list is over the remaining quota now; it waits until other tasks free enough or the quota is raised",
+    ),
+    (
         "queue.capacity_changed",
         "capacity changed while it was placed",
     ),

@@ -664,6 +664,9 @@ fn findings_only_is_every_language_less_its_console_texts() {
                     && !key.starts_with("event.")
                     && ![
                         "queue.blocked",
+                        "queue.blocked#never",
+                        "queue.blocked#no_quota",
+                        "queue.blocked#quota",
                         "queue.capacity_changed",
                         "queue.error",
                         "queue.no_idle_offer#also",

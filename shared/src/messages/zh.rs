@@ -969,6 +969,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("quantity", "{amount} {unit}"),
     ("queue.blocked", "列表中的实例规格当前均不可用"),
+    (
+        "queue.blocked#never",
+        "按目录当前的配置，列表中没有任何实例规格能够放入其资源池；请停止任务，改选其他实例规格或资源池",
+    ),
+    (
+        "queue.blocked#no_quota",
+        "该资源池中目前没有列表中任何实例规格的配额；任务将等待配额分配，也可停止任务，改选其他资源池或实例规格",
+    ),
+    (
+        "queue.blocked#quota",
+        "列表中的所有实例规格目前都超出剩余配额；任务将等待其他任务释放足够配额或配额上调",
+    ),
     ("queue.capacity_changed", "调度期间可用资源发生了变化"),
     ("queue.error", "暂时无法调度：{error}"),
     (

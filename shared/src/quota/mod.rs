@@ -94,7 +94,7 @@ pub use gang::{Fit, GangPlacement, NeverReason, QueueReason, Slot, gang_fit, gan
 pub(crate) use gang::{NEVER_KINDS, QUEUE_KINDS};
 pub use place::{HeadPlacement, NodeShare, Placement, place, place_live, place_live_avoiding};
 pub use plan::{
-    Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, name_idle_nodes, node_arg,
+    Blocked, Candidate, HeadNeed, IdleInfo, Outcome, Plan, QuotaLine, name_idle_nodes, node_arg,
     node_arg_in, plan, plan_live, resolve_pool,
 };
 pub use reach::{Reach, nodes_for_one_pod, reach};
