@@ -444,6 +444,18 @@ fn retry_due(event: &TaskEvent) -> Timestamp {
     Timestamp(event.at.0.saturating_add(secs.saturating_mul(1000)))
 }
 
+/// What a restart made of the tasks an earlier server left, for its log line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Recovered {
+    queued: usize,
+    taken_back: usize,
+    rerun: usize,
+    retrying: usize,
+    ended_unheard: usize,
+    failed: usize,
+    stopped: usize,
+}
+
 /// The most re-runs of a task after a server stop ([`shared::Task::runs_again`]): a task
 /// whose runs keep stopping the server (using up the machine's memory, say) would
 /// otherwise run, and stop it, for ever. Then it fails, as without fault tolerance. Each
@@ -2738,6 +2750,7 @@ impl Runner {
         let mut retrying = Vec::new();
         let mut unrunnable = Vec::new();
         let mut unplaced = HashSet::new();
+        let mut told = Recovered::default();
         {
             let mut scheduler = self.scheduler.lock().await;
             for stored in unfinished {
@@ -2759,6 +2772,7 @@ impl Runner {
                         hold: stored.quota.clone(),
                         passed_over: 0,
                     });
+                    told.queued += 1;
                 } else if stored.task.phase == TaskPhase::Retrying {
                     // Its attempt has ended; its wait goes on below, from when it failed.
                     retrying.push(stored);
@@ -2778,14 +2792,18 @@ impl Runner {
         }
         // After the placements are held again: an end heard from a job taken back frees
         // its place.
+        let left = interrupted.len();
         let interrupted = self.take_back(interrupted, &unplaced).await;
+        told.taken_back = left - interrupted.len();
         for stored in retrying {
             if let Some(why) = self.cannot_run(&stored) {
                 unrunnable.push((stored.task.id.clone(), why));
                 continue;
             }
             self.rest_again(stored).await;
+            told.retrying += 1;
         }
+        told.failed += unrunnable.len();
         for (id, why) in unrunnable {
             self.end(&id, TaskPhase::Failed, Some(why)).await;
         }
@@ -2808,11 +2826,15 @@ impl Runner {
             if stop_asked {
                 self.end(&id, TaskPhase::Stopped, Some(Message::new("event.stopped")))
                     .await;
+                told.stopped += 1;
             } else if let Some(exits) = self.ended_unheard(&stored).await {
                 self.hear_late(&stored, exits).await;
+                told.ended_unheard += 1;
             } else if let Some(why) = rerun.then(|| self.cannot_run(&stored)).flatten() {
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
+                told.failed += 1;
             } else if rerun {
+                told.rerun += 1;
                 if scheduling {
                     // Straight back to the queue, as a re-run waits for nothing: its
                     // placement, held for a start that did not come, is given back.
@@ -2857,10 +2879,27 @@ impl Runner {
             } else if tolerance.enabled || starting {
                 let why = reason("#reruns_used").with("reruns", reruns);
                 self.end(&id, TaskPhase::Failed, Some(why)).await;
+                told.failed += 1;
             } else {
                 self.end(&id, TaskPhase::Failed, Some(reason("#no_tolerance")))
                     .await;
+                told.failed += 1;
             }
+        }
+        // What became of the tasks an earlier server left, in one line (lab admin
+        // explorer: a restart ended or re-ran tasks, and the log said nothing of them).
+        if told != Recovered::default() {
+            tracing::info!(
+                queued = told.queued,
+                taken_back = told.taken_back,
+                rerun = told.rerun,
+                retrying = told.retrying,
+                ended_while_down = told.ended_unheard,
+                failed = told.failed,
+                stopped = told.stopped,
+                "took over the tasks an earlier server left: queued again, taken back \
+                 running, re-run, waiting to retry, ended while it was down, failed, stopped"
+            );
         }
         let given_back = self.scheduler.lock().await.give_back_holds_over_quota();
         for id in given_back {

@@ -130,13 +130,21 @@ pub struct Berth {
 impl Berth {
     /// Starts it and waits for the line that says where it runs.
     pub fn start(env: &[(&str, &std::ffi::OsStr)]) -> Berth {
+        Berth::start_logging(env, None)
+    }
+
+    /// [`Berth::start`], its log (at `info`) written to `log` when given.
+    pub fn start_logging(env: &[(&str, &std::ffi::OsStr)], log: Option<&std::path::Path>) -> Berth {
         use std::io::{BufRead, BufReader};
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_berth"));
         command
             .env("BERTH_ADDR", "127.0.0.1:0")
             .env("BERTH_DIST", std::env::temp_dir())
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", if log.is_some() { "info" } else { "warn" })
             .stdout(std::process::Stdio::piped());
+        if let Some(log) = log {
+            command.stderr(std::fs::File::create(log).expect("the log can be written"));
+        }
         for (name, value) in env {
             command.env(name, value);
         }

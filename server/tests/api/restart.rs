@@ -14,13 +14,21 @@ use super::Berth as Server;
 /// A `berth` on a free loopback port over `data` with `catalog`, retrying at once (the
 /// backoff's own test sets one).
 fn start(data: &Path, catalog: &Path) -> Server {
+    start_logging(data, catalog, None)
+}
+
+/// [`start`], its log written to `log` when given.
+fn start_logging(data: &Path, catalog: &Path, log: Option<&Path>) -> Server {
     let config = catalog.with_file_name("no-backoff.toml");
     std::fs::write(&config, "[retries]\nbackoff_seconds = 0\n").expect("writable");
-    Server::start(&[
-        ("BERTH_DATA_DIR", data.as_os_str()),
-        ("BERTH_CATALOG", catalog.as_os_str()),
-        ("BERTH_CONFIG", config.as_os_str()),
-    ])
+    Server::start_logging(
+        &[
+            ("BERTH_DATA_DIR", data.as_os_str()),
+            ("BERTH_CATALOG", catalog.as_os_str()),
+            ("BERTH_CONFIG", config.as_os_str()),
+        ],
+        log,
+    )
 }
 
 /// Kills, when dropped, every process left working under the data directory (the
@@ -189,7 +197,8 @@ fn a_killed_server_recovers_every_task_once_with_the_queue_and_quota_as_they_wer
     assert!(old_replicas.len() >= 3, "a process per running replica");
 
     first.crash();
-    let second = start(&data, &catalog);
+    let log = data.with_file_name("restart-second.log");
+    let second = start_logging(&data, &catalog, Some(&log));
 
     // Every task is there exactly once.
     let page = get(&format!("{}/api/v1/tasks?limit=100", second.url));
@@ -229,6 +238,18 @@ fn a_killed_server_recovers_every_task_once_with_the_queue_and_quota_as_they_wer
         assert!(said.contains("the server stopped while it ran"), "{said}");
         assert!(said.contains("re-running it"), "{said}");
     }
+
+    // Its log says what became of them, in one line (lab admin explorer: nothing was
+    // said of the tasks a restart ended or re-ran).
+    let logged = std::fs::read_to_string(&log).expect("the log is written");
+    assert!(
+        logged.contains(
+            "took over the tasks an earlier server left: queued again, taken back running, \
+             re-run, waiting to retry, ended while it was down, failed, stopped queued=2 \
+             taken_back=0 rerun=2 retrying=0 ended_while_down=0 failed=1 stopped=0"
+        ),
+        "{logged}"
+    );
 
     // The queue kept its order: the failed task's node goes to the first waiting task,
     // and the second still waits.
