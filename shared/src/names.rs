@@ -32,6 +32,28 @@ pub fn max_name_prefix_len(task_type: TaskType, workers: u32) -> usize {
     name_max - NAME_SUFFIX_LEN
 }
 
+/// A name prefix made of `text` by the prefix rules, `None` when nothing of it is left:
+/// lower case, each run of other characters one `-`, from its first letter, at most `max`
+/// characters, ending in a letter or digit. The console offers it beside a prefix that
+/// breaks the rules ("My Run_2" → "my-run-2"; novice explorer: told the rule, left to
+/// apply it).
+pub fn prefix_suggestion(text: &str, max: usize) -> Option<String> {
+    let mut made = String::new();
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+        if c.is_ascii_lowercase() || (c.is_ascii_digit() && !made.is_empty()) {
+            made.push(c);
+        } else if !made.is_empty() && !made.ends_with('-') {
+            made.push('-');
+        }
+    }
+    // ASCII only: bytes are characters.
+    made.truncate(max);
+    while made.ends_with('-') {
+        made.pop();
+    }
+    (!made.is_empty()).then_some(made)
+}
+
 /// The alphabet of the random suffix: the API server's `generateName` alphabet (no
 /// vowels, no `y`, no `0 1 3`), so no word or look-alike digit appears by chance.
 pub const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
@@ -78,6 +100,48 @@ pub fn ray_head_service(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefix_suggestion_keeps_the_prefix_rules() {
+        let suggested = |text: &str, max| prefix_suggestion(text, max);
+        assert_eq!(suggested("My Run_2", 41).as_deref(), Some("my-run-2"));
+        assert_eq!(
+            suggested("ResNet50 基线 v1!", 41).as_deref(),
+            Some("resnet50-v1")
+        );
+        assert_eq!(suggested("2nd--try-", 41).as_deref(), Some("nd-try"));
+        assert_eq!(suggested("abc-def", 4).as_deref(), Some("abc"));
+        assert_eq!(suggested("实验 1", 41), None);
+    }
+
+    /// Whatever it is given, what it makes passes the prefix's own rules, as the check
+    /// judges them.
+    #[cfg(feature = "demo")]
+    #[test]
+    fn a_prefix_suggestion_passes_the_check() {
+        let long = "Xy_".repeat(30);
+        for text in ["A", "-a-", "a b c", "Z9 9", "__x__", "Ab.Cd", long.as_str()] {
+            let mut spec = crate::demo::pytorch();
+            let max = max_name_prefix_len(TaskType::PyTorchJob, spec.compute.workers);
+            spec.basic.name_prefix = prefix_suggestion(text, max).expect(text);
+            let check = crate::check(
+                &spec,
+                &crate::demo::catalog(),
+                &crate::demo::usage(),
+                &crate::demo::user(),
+            );
+            let at = crate::path::FieldPath::root()
+                .key("basic")
+                .key("name_prefix");
+            assert_eq!(
+                check.issues.under(&at).count(),
+                0,
+                "{text} → {}: {:?}",
+                spec.basic.name_prefix,
+                check.issues
+            );
+        }
+    }
 
     #[test]
     fn pytorch_prefix_shrinks_with_replica_digits() {

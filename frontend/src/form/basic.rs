@@ -6,7 +6,7 @@ use super::lists::TagsEditor;
 use super::section::Section;
 use leptos::prelude::*;
 use shared::TaskType;
-use shared::names::{NAME_SUFFIX_LEN, max_name_prefix_len};
+use shared::names::{NAME_SUFFIX_LEN, max_name_prefix_len, prefix_suggestion};
 
 /// The id of the note said to a user in no project group.
 const NO_GROUP_NOTE: &str = "berth-no-project-group";
@@ -140,6 +140,7 @@ pub fn BasicSection() -> impl IntoView {
             <SelectField path="basic.task_type" lens=task_type options=types />
             <TextField path="basic.name_prefix" lens=text_lens!(cx, basic.name_prefix) also_described_by=NAME_PATTERN>
                 <NamePattern />
+                <NameFix />
             </TextField>
             <CheckField path="basic.visible_in_group"
                 get=cx.watch(move |s| s.basic.visible_in_group)
@@ -325,6 +326,54 @@ fn ZoneNotOffered() -> impl IntoView {
     // Always in the page, empty while there is nothing to say: the choice's
     // `aria-describedby` names it.
     view! { <div id=cx.id(ZONE_NOTE)>{note}{not_mine}</div> }
+}
+
+/// Beside a name prefix its findings refuse, one made of it by the rules, and a press
+/// that takes it ("My Run_2" → "my-run-2"; novice explorer: told the rule, left to apply
+/// it, letter by letter).
+#[component]
+fn NameFix() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let found = cx.findings_at("basic.name_prefix", false);
+    let moves = cx.watch(move |s| {
+        (
+            s.basic.name_prefix.clone(),
+            s.basic.task_type,
+            s.scheduled_workers(),
+        )
+    });
+    let made = Memo::new(move |_| {
+        let broken = found.with(|f| {
+            f.iter().any(|i| {
+                matches!(
+                    i.code.code(),
+                    "basic.name_prefix.invalid_chars"
+                        | "basic.name_prefix.bad_start"
+                        | "basic.name_prefix.bad_end"
+                        | "basic.name_prefix.too_long"
+                )
+            })
+        });
+        let (prefix, task_type, workers) = moves.get();
+        // With no type yet, the shorter limit, a RayJob's: fits either.
+        let max = max_name_prefix_len(task_type.unwrap_or(TaskType::RayJob), workers);
+        broken
+            .then(|| prefix_suggestion(&prefix, max))
+            .flatten()
+            .filter(|made| *made != prefix)
+    });
+    move || {
+        let made = made.get()?;
+        let take = made.clone();
+        Some(view! {
+            <p class="name-fix" data-testid="name-fix">
+                <button type="button" data-testid="name-fix-use" on:click=move |_| {
+                    let take = take.clone();
+                    cx.edit("basic.name_prefix", move |s| s.basic.name_prefix = take);
+                }>{move || shared::messages::text(cx.lang(), "ui.form.name_fix", &[("prefix", made.clone())])}</button>
+            </p>
+        })
+    }
 }
 
 /// The id of the final name pattern's line.

@@ -692,6 +692,37 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     );
 }
 
+/// A name prefix that breaks the rules is offered one made of it by them, taken with one
+/// press, which clears its findings (novice explorer: told "use only lowercase letters,
+/// digits and '-'", left to apply it).
+#[wasm_bindgen_test]
+async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    assert!(form.find("[data-testid='name-fix']").is_none());
+    form.type_in("basic.name_prefix", "My ResNet_基线 2").await;
+    sleep(50).await;
+    assert_eq!(form.text("name-fix"), "Use “my-resnet-2”");
+    form.click("lang-zh").await;
+    sleep(50).await;
+    assert_eq!(form.text("name-fix"), "改为 “my-resnet-2”");
+    form.click("lang-en").await;
+    form.click("name-fix-use").await;
+    sleep(50).await;
+    assert_eq!(form.submitted().await.basic.name_prefix, "my-resnet-2");
+    assert_eq!(form.codes_at("basic.name_prefix"), Vec::<String>::new());
+    assert!(form.find("[data-testid='name-fix']").is_none());
+    // A prefix too long for the task is offered its start.
+    form.type_in("basic.name_prefix", &"a".repeat(60)).await;
+    sleep(50).await;
+    let max = shared::names::max_name_prefix_len(shared::TaskType::PyTorchJob, 1);
+    assert_eq!(form.text("name-fix"), format!("Use “{}”", "a".repeat(max)));
+    // A prefix with nothing to make one of is offered nothing.
+    form.type_in("basic.name_prefix", "实验").await;
+    sleep(50).await;
+    assert_ne!(form.codes_at("basic.name_prefix"), Vec::<String>::new());
+    assert!(form.find("[data-testid='name-fix']").is_none());
+}
+
 /// A PyTorchJob's command that uses none of the injected variables gets, beside its
 /// warning, the seeds' torchrun launch with the task's GPUs per replica, and a press that
 /// launches a `python script.py …` command that way, which clears the warning (novice

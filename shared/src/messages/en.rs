@@ -2138,6 +2138,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Edited since these objects were rendered; render again to see the current spec's.",
     ),
     ("ui.form.manifests.title", "Preview: the Kubernetes objects"),
+    ("ui.form.name_fix", "Use “{prefix}”"),
     (
         "ui.form.name_pattern",
         "Final name: {pattern} · prefix {length} of at most {max} characters",

@@ -1864,6 +1864,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "生成后任务配置已修改，请重新生成以查看最新的对象。",
     ),
     ("ui.form.manifests.title", "预览：Kubernetes 对象"),
+    ("ui.form.name_fix", "改为 “{prefix}”"),
     (
         "ui.form.name_pattern",
         "最终任务名：{pattern} · 前缀 {length} 个字符，最多 {max} 个",
