@@ -32,28 +32,6 @@ pub fn max_name_prefix_len(task_type: TaskType, workers: u32) -> usize {
     name_max - NAME_SUFFIX_LEN
 }
 
-/// A name prefix made of `text` by the prefix rules, `None` when nothing of it is left:
-/// lower case, each run of other characters one `-`, from its first letter, at most `max`
-/// characters, ending in a letter or digit. The console offers it beside a prefix that
-/// breaks the rules ("My Run_2" → "my-run-2"; novice explorer: told the rule, left to
-/// apply it).
-pub fn prefix_suggestion(text: &str, max: usize) -> Option<String> {
-    let mut made = String::new();
-    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
-        if c.is_ascii_lowercase() || (c.is_ascii_digit() && !made.is_empty()) {
-            made.push(c);
-        } else if !made.is_empty() && !made.ends_with('-') {
-            made.push('-');
-        }
-    }
-    // ASCII only: bytes are characters.
-    made.truncate(max);
-    while made.ends_with('-') {
-        made.pop();
-    }
-    (!made.is_empty()).then_some(made)
-}
-
 /// The alphabet of the random suffix: the API server's `generateName` alphabet (no
 /// vowels, no `y`, no `0 1 3`), so no word or look-alike digit appears by chance.
 pub const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
@@ -97,10 +75,35 @@ pub fn ray_head_service(name: &str) -> String {
     format!("{name}-head-svc")
 }
 
+/// A name prefix made of `text` by the prefix rules, `None` when nothing of it is left:
+/// lower case, each run of other characters one `-`, from its first letter, at most `max`
+/// characters, ending in a letter or digit. The console offers it beside a prefix that
+/// breaks the rules ("My Run_2" → "my-run-2"; novice explorer: told the rule, left to
+/// apply it). The console's alone, with its texts: in the validator package, which has no
+/// use for it, its code still moved the package's own (+86 B in brotli).
+#[cfg(feature = "console-texts")]
+pub fn prefix_suggestion(text: &str, max: usize) -> Option<String> {
+    let mut made = String::new();
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+        if c.is_ascii_lowercase() || (c.is_ascii_digit() && !made.is_empty()) {
+            made.push(c);
+        } else if !made.is_empty() && !made.ends_with('-') {
+            made.push('-');
+        }
+    }
+    // ASCII only: bytes are characters.
+    made.truncate(max);
+    while made.ends_with('-') {
+        made.pop();
+    }
+    (!made.is_empty()).then_some(made)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[cfg(feature = "console-texts")]
     #[test]
     fn a_prefix_suggestion_keeps_the_prefix_rules() {
         let suggested = |text: &str, max| prefix_suggestion(text, max);
