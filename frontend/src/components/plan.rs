@@ -738,11 +738,31 @@ pub fn PlanView(
                 // Short of quota, how much of it is in use now (the user's tasks, and
                 // any use the platform counts): the advice to ask for less did not fit a
                 // request already at its least (quota explorer).
+                // Parted into the user's tasks in Berth and the use the platform counts
+                // outside them, which Berth cannot end (novice explorer: whose use it was).
                 let held: Vec<String> = shown.iter().flat_map(|c| c.quota.iter())
                     .filter(|q| !q.is_ok())
                     .filter_map(|q| {
                         let held = q.limit?.saturating_sub(q.remaining?);
-                        (held != Resources::default()).then(|| text(l, "ui.form.plan.quota_held", &[("held", amount(l, &held)), ("spec", name(&q.spec))]))
+                        if held == Resources::default() {
+                            return None;
+                        }
+                        let outside = form.map(|cx| cx.quota_used_outside(plan.kind, &plan.pool, &q.spec))
+                            .unwrap_or_default();
+                        let berth = held.saturating_sub(outside);
+                        let none = Resources::default();
+                        let key = match (form, berth == none, outside == none) {
+                            (None, _, _) => "ui.form.plan.quota_held",
+                            (_, _, true) => "ui.form.plan.quota_held#berth",
+                            (_, true, false) => "ui.form.plan.quota_held#outside",
+                            (_, false, false) => "ui.form.plan.quota_held#both",
+                        };
+                        Some(text(l, key, &[
+                            ("held", amount(l, &held)),
+                            ("berth", amount(l, &berth)),
+                            ("outside", amount(l, &outside)),
+                            ("spec", name(&q.spec)),
+                        ]))
                     })
                     .collect();
                 let held = (!held.is_empty()).then(|| view! {

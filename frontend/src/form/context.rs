@@ -255,6 +255,8 @@ pub struct FormCx {
     user: StoredValue<User>,
     /// The pools' and quota's use the check plans against.
     usage: Signal<Usage>,
+    /// Of that use, what Berth's tasks do not take (the catalog answer's `outside`).
+    outside: Signal<Usage>,
     /// The last switch (see [`FormCx::switch`]): its select, the draft before it and
     /// the draft it made.
     switched: StoredValue<Option<(&'static str, TaskSpec, TaskSpec)>>,
@@ -546,6 +548,7 @@ impl FormCx {
             waits_outside,
             user: rules_user,
             usage,
+            outside,
         };
         provide_context(cx);
         cx
@@ -655,6 +658,29 @@ impl FormCx {
             }
         }
         (found.0 < spec.compute.workers).then_some(found)
+    }
+
+    /// Of the user's use now of the quota line of `kind`, `pool` and `spec`, what the
+    /// platform counts outside Berth's tasks.
+    pub fn quota_used_outside(
+        &self,
+        kind: shared::task::ResourceKind,
+        pool: &str,
+        spec: &str,
+    ) -> shared::Resources {
+        self.user.with_value(|user| {
+            self.outside.with(|outside| {
+                outside
+                    .quota
+                    .iter()
+                    .filter(|q| {
+                        q.user == user.name && q.kind == kind && q.pool == pool && q.spec == spec
+                    })
+                    .fold(shared::Resources::default(), |sum, q| {
+                        sum.saturating_add(q.used)
+                    })
+            })
+        })
     }
 
     /// The user's persistent env vars, each as the form lists them: `NAME=value`, or the

@@ -2385,11 +2385,33 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
         s.compute.units_per_node = 1;
         s.compute.workers = 15;
     });
+    // Parted into Berth's tasks and the use the platform counts outside them (novice
+    // explorer: whose use it was went unsaid).
+    let of_outside = |gpu: u64, vcpu: u64, memory_gib: u64| {
+        let mut outside = shared::demo::usage();
+        outside.nodes.clear();
+        outside.quota.retain(|q| q.spec == "l40s-1g");
+        outside.quota[0].used = shared::Resources::new(gpu, vcpu, memory_gib);
+        outside
+    };
+    for (outside, said) in [
+        (
+            of_outside(8, 128, 960),
+            "8 GPUs · 128 vCPUs · 960 GiB of memory of your quota for L40S single card 单卡 is in use now by use the platform counts outside Berth, which Berth cannot end; ask your administrator if it should not be.",
+        ),
+        (
+            of_outside(2, 64, 480),
+            "8 GPUs · 128 vCPUs · 960 GiB of memory of your quota for L40S single card 单卡 is in use now: 6 GPUs · 64 vCPUs · 480 GiB of memory by your running and queued tasks in Berth, and 2 GPUs · 64 vCPUs · 480 GiB of memory by use the platform counts outside Berth.",
+        ),
+    ] {
+        let form = mount_outside(shared::demo::catalog(), outside, Some(l40s.clone()), false).await;
+        assert_eq!(form.text("quota-held"), said);
+    }
     let form = mount(Some(l40s), false).await;
     let held = form.text("quota-held");
     assert_eq!(
         held,
-        "8 GPUs · 128 vCPUs · 960 GiB of memory of your quota for L40S single card 单卡 is in use now (your running and queued tasks, and any other use the platform counts); it frees as that use ends.",
+        "8 GPUs · 128 vCPUs · 960 GiB of memory of your quota for L40S single card 单卡 is in use now by your running and queued tasks in Berth; it frees as they end.",
     );
     form.type_in("compute.workers", "7").await;
     assert!(

@@ -2393,6 +2393,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.quota_held",
         "{held} of your quota for {spec} is in use now (your running and queued tasks, and any other use the platform counts); it frees as that use ends.",
     ),
+    (
+        "ui.form.plan.quota_held#berth",
+        "{held} of your quota for {spec} is in use now by your running and queued tasks in Berth; it frees as they end.",
+    ),
+    (
+        "ui.form.plan.quota_held#both",
+        "{held} of your quota for {spec} is in use now: {berth} by your running and queued tasks in Berth, and {outside} by use the platform counts outside Berth.",
+    ),
+    (
+        "ui.form.plan.quota_held#outside",
+        "{held} of your quota for {spec} is in use now by use the platform counts outside Berth, which Berth cannot end; ask your administrator if it should not be.",
+    ),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),
     (
         "ui.form.plan.replicas#autoscaling",

@@ -2104,6 +2104,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.quota_held",
         "您在 {spec} 的配额中已有 {held} 正在使用（您运行中和排队中的任务，以及平台计入的其他用量），使用结束后释放。",
     ),
+    (
+        "ui.form.plan.quota_held#berth",
+        "您在 {spec} 的配额中已有 {held} 正被您在 Berth 中运行和排队的任务使用，任务结束后释放。",
+    ),
+    (
+        "ui.form.plan.quota_held#both",
+        "您在 {spec} 的配额中已有 {held} 正在使用：{berth} 由您在 Berth 中运行和排队的任务使用，{outside} 为平台计入的 Berth 之外的用量。",
+    ),
+    (
+        "ui.form.plan.quota_held#outside",
+        "您在 {spec} 的配额中已有 {held} 被平台计入的 Berth 之外的用量占用，Berth 无法结束这部分用量；如有疑问，请联系管理员。",
+    ),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
     (
         "ui.form.plan.replicas#autoscaling",
