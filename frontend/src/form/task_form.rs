@@ -194,7 +194,10 @@ pub fn TaskForm(
     // task of this draft before the reload, which the user is told of (review: a new key
     // made a second task without a word).
     let inherited = StoredValue::new(sent_before.as_ref().map(|(_, key)| key.clone()));
-    let sent_differs = RwSignal::new(false);
+    // Said when such a key made a task of the draft as it was: the key came from before
+    // a reload, or from a submit of this page whose answer was lost (`true`).
+    let sent_differs = RwSignal::new(None::<bool>);
+    let lost_here = StoredValue::new(false);
     let last_key = StoredValue::new(sent_before);
     // One submission at a time (the button is disabled while one is out), so the answer
     // is always the latest request's.
@@ -329,7 +332,7 @@ pub fn TaskForm(
             slot_key.try_with_value(|slot| draft::save_sent(slot, digest, key));
         };
         remember(&key);
-        sent_differs.set(false);
+        sent_differs.set(None);
         submitting.set(true);
         // The last press's failure is over: kept, "Cannot reach the server" stood beside
         // "Submitting…" once the connection was back (network explorer).
@@ -350,7 +353,7 @@ pub fn TaskForm(
                 slot_key.try_with_value(|slot| draft::clear_sent(slot));
                 submitting.try_set(false);
                 banner.try_set(None);
-                sent_differs.try_set(true);
+                sent_differs.try_set(Some(lost_here.get_value()));
                 return;
             }
             // A key of this page's the server knows for another spec (the digest does not
@@ -363,8 +366,15 @@ pub fn TaskForm(
             }
             // Any answer but a lost one says what became of the submit: the key kept
             // beside the draft is done with (a task made forgets the draft with it).
-            if !matches!(answer, Err(api::ClientError::Network(_))) {
+            if matches!(answer, Err(api::ClientError::Network(_))) {
+                // Lost, it may have made a task: its key goes with the next submit once
+                // more, edited or not, as after a reload (network explorer: a typo
+                // mended after a lost answer, then Submit, made two tasks).
+                inherited.try_set_value(Some(key.clone()));
+                lost_here.try_set_value(true);
+            } else {
                 inherited.try_set_value(None);
+                lost_here.try_set_value(false);
                 slot_key.try_with_value(|slot| draft::clear_sent(slot));
             }
             answered(key, answer);
@@ -536,7 +546,7 @@ pub fn TaskForm(
                     </p>
                 }
             })}
-            {move || sent_differs.get().then(|| view! { <p class="banner info" role="alert" data-testid="sent-differs">{move || cx.text("ui.form.sent_differs")}</p> })}
+            {move || sent_differs.get().map(|here| view! { <p class="banner info" role="alert" data-testid="sent-differs">{move || cx.text(if here { "ui.form.sent_differs#here" } else { "ui.form.sent_differs" })}</p> })}
             // The region is there before its text, so a screen reader announces it.
             <div role="status">
                 {move || submitted.get().map(|(id, again)| view! {

@@ -5918,6 +5918,73 @@ async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_ke
     crate::forget_drafts();
 }
 
+/// A submit whose answer was lost (the connection cut after the server made the task),
+/// then the draft edited and submitted, in one page: the edit goes once with the lost
+/// submit's key, as after a reload, so the task it made is said rather than a second
+/// made (network explorer: a typo mended after a lost answer made two tasks).
+#[wasm_bindgen_test]
+async fn an_edit_after_a_lost_answer_in_the_page_is_sent_with_its_key_once() {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.environment.env.retain(|e| !e.hidden);
+    let form = mount(Some(spec), false).await;
+    form.type_in("basic.name_prefix", "lost-here").await;
+    // Every submit's answer is lost, but one with the key the server knows for another
+    // spec, which it refuses.
+    js_sys::eval(
+        r#"window.__keys = [];
+           window.__beforeLoss = window.fetch;
+           window.fetch = (input, init) => {
+             if ((((init && init.method) || input.method) === "POST")
+                 && String(input.url || input).endsWith("/api/v1/tasks")) {
+               const key = new Headers((init && init.headers) || input.headers).get("idempotency-key");
+               window.__keys.push(key);
+               if (key === window.__knownKey) return Promise.resolve(new Response(JSON.stringify({
+                 type: "about:blank", title: "Conflict", status: 409, code: "task.conflict",
+                 detail: "this Idempotency-Key was used for another spec" }),
+                 { status: 409, headers: { "content-type": "application/problem+json" } }));
+               return Promise.reject(new TypeError("Failed to fetch"));
+             }
+             return window.__beforeLoss(input, init);
+           };"#,
+    )
+    .unwrap();
+    form.click("submit").await;
+    let keys = keys_sent(1).await;
+    crate::pages::until("the lost answer said", || {
+        form.find("[data-testid='submit-error']").is_some()
+    })
+    .await;
+    // The server made a task of it.
+    js_sys::Reflect::set(
+        &web_sys::window().unwrap(),
+        &"__knownKey".into(),
+        &keys[0].clone().into(),
+    )
+    .unwrap();
+    form.type_in("basic.name_prefix", "lost-herex").await;
+    form.click("submit").await;
+    crate::pages::until("the task made said", || {
+        form.find("[data-testid='sent-differs']").is_some()
+    })
+    .await;
+    assert_eq!(keys_sent(2).await, [keys[0].clone(), keys[0].clone()]);
+    assert_eq!(
+        form.text("sent-differs"),
+        "The submit before this one got no answer, and it made a task of the draft as it was then (edits since differ): see the task list. Submit again to make another task."
+    );
+    // Said: the next submit is another task's, with a key of its own.
+    form.click("submit").await;
+    let last = keys_sent(3).await;
+    js_sys::eval(
+        "window.fetch = window.__beforeLoss; delete window.__beforeLoss; delete window.__knownKey;",
+    )
+    .unwrap();
+    assert_eq!(last.len(), 3, "{last:?}");
+    assert_ne!(last[2], keys[0], "a new key for another task");
+    drop(form);
+    crate::forget_drafts();
+}
+
 /// A draft edited after a reload that followed a submit with no answer goes, once, with
 /// that submit's key: a task it made is said, rather than a second made without a word
 /// (recheck: one changed letter made two running tasks).

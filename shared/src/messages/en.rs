@@ -2520,6 +2520,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.sent_differs",
         "This draft was submitted before the page was reloaded, and a task was made of it as it was then (its hidden values or edits since differ): see the task list. Submit again to make another task.",
     ),
+    (
+        "ui.form.sent_differs#here",
+        "The submit before this one got no answer, and it made a task of the draft as it was then (edits since differ): see the task list. Submit again to make another task.",
+    ),
     ("ui.form.severity.error", "error"),
     ("ui.form.severity.info", "hint"),
     ("ui.form.severity.warning", "warning"),

@@ -2203,6 +2203,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.sent_differs",
         "此草稿在页面重新加载前已提交，并已按当时的内容创建了任务（隐藏值或之后的修改与现在不同）：请查看任务列表。再次提交将另建一个任务。",
     ),
+    (
+        "ui.form.sent_differs#here",
+        "上一次提交没有收到回复，但已按当时的草稿创建了任务（之后的修改未包含在内）：请查看任务列表。再次提交将另建一个任务。",
+    ),
     ("ui.form.severity.error", "错误"),
     ("ui.form.severity.info", "提示"),
     ("ui.form.severity.warning", "警告"),
