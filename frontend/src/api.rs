@@ -46,6 +46,17 @@ pub enum Unreached {
     /// An answer came with this HTTP status, but not from Berth's API (a web page: a
     /// portal's own, or Berth's console at an address that is not Berth's root).
     NotBerth(u16),
+    /// A proxy or gateway on the way answered for Berth with this status (502, 503,
+    /// 504, as a page): Berth restarting, or the link busy. Said as "is Berth at this
+    /// address?", it sent a user on hotel Wi-Fi to check an address that was right
+    /// (network explorer).
+    Gateway(u16),
+    /// A proxy on the way asked to wait (429, as a page), for this many seconds when its
+    /// `Retry-After` said.
+    Busy(Option<u32>),
+    /// A proxy on the way refused the request as too large (413, as a page): its limit
+    /// is below Berth's own.
+    TooLarge,
 }
 
 impl std::fmt::Display for Unreached {
@@ -57,6 +68,9 @@ impl std::fmt::Display for Unreached {
                 write!(f, "no answer in {seconds} s")
             }
             Unreached::NotBerth(status) => write!(f, "HTTP {status} not from Berth's API"),
+            Unreached::Gateway(status) => write!(f, "HTTP {status} from a gateway"),
+            Unreached::Busy(_) => f.write_str("HTTP 429 from a proxy"),
+            Unreached::TooLarge => f.write_str("HTTP 413 from a proxy"),
         }
     }
 }
@@ -83,6 +97,7 @@ impl ClientError {
             // answers the same, unless its status says to (a proxy's 502 or 429 page:
             // review).
             ClientError::Network(Unreached::NotBerth(status)) => *status,
+            ClientError::Network(Unreached::TooLarge) => return false,
             ClientError::Network(_) => return true,
             ClientError::Api(body) => body.status,
         };
@@ -119,6 +134,18 @@ impl ClientError {
             ),
             ClientError::Network(Unreached::NotBerth(status)) => {
                 shared::messages::text(lang, "ui.app.not_berth", &[("status", status.to_string())])
+            }
+            ClientError::Network(Unreached::Gateway(status)) => {
+                shared::messages::text(lang, "ui.app.gateway", &[("status", status.to_string())])
+            }
+            ClientError::Network(Unreached::Busy(Some(seconds))) => {
+                shared::messages::text(lang, "ui.app.busy", &[("seconds", seconds.to_string())])
+            }
+            ClientError::Network(Unreached::Busy(None)) => {
+                shared::messages::text(lang, "ui.app.busy#no_wait", &[])
+            }
+            ClientError::Network(Unreached::TooLarge) => {
+                shared::messages::text(lang, "ui.app.too_large_on_the_way", &[])
             }
             ClientError::Network(Unreached::Said(detail)) => {
                 shared::messages::text(lang, "ui.app.network_error", &[("detail", detail.clone())])
@@ -239,9 +266,10 @@ fn to(method: fn(&str) -> RequestBuilder, path: &str) -> RequestBuilder {
 }
 
 /// Sends a read, given up when the head of its answer has not come in [`READ_WAIT`]: a
-/// hung connection left a page "Loading…" for ever (network explorer). Only reads: a
-/// POST given up may have reached the server, and another press would do its work twice
-/// (review: a resubmit made two tasks). Not a log's read, whose server may read a long
+/// hung connection left a page "Loading…" for ever (network explorer). A POST given up
+/// may have reached the server: only those whose second press does no work twice are
+/// ([`send_post`]; a resubmit keeps its key until answered, as it made two tasks
+/// before: review). Not a log's read, whose server may read a long
 /// pod log whole before it answers; and the body, once its head has come, may take as
 /// long as it takes (a log of 512 KiB on a slow link).
 async fn read_sent(
@@ -341,6 +369,10 @@ async fn answer<T: Read>(response: gloo_net::http::Response) -> Result<T> {
 
 async fn refusal(response: gloo_net::http::Response) -> ClientError {
     let status = response.status();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|seconds| seconds.trim().parse::<u32>().ok());
     let body = match response.text().await {
         Ok(text) => shared::read::from_json::<ErrorBody>(&text).map_err(|err| err.to_string()),
         Err(err) => Err(err.to_string()),
@@ -349,7 +381,12 @@ async fn refusal(response: gloo_net::http::Response) -> ClientError {
         Ok(body) => ClientError::Api(body),
         // Not Berth's answer (a portal's own 404 page, a proxy's error): said as such,
         // not as the JSON reader's "expected value at line 1 column 1".
-        Err(_) => ClientError::Network(Unreached::NotBerth(status)),
+        Err(_) => ClientError::Network(match status {
+            502..=504 => Unreached::Gateway(status),
+            429 => Unreached::Busy(retry_after),
+            413 => Unreached::TooLarge,
+            _ => Unreached::NotBerth(status),
+        }),
     }
 }
 
@@ -739,17 +776,24 @@ async fn send_get(path: &str) -> Result<gloo_net::http::Response> {
 /// A POST of no content, sent as an empty JSON object: a Berth on plain HTTP, to which
 /// browsers send no `Sec-Fetch-Site`, tells its own pages' changes from another site's by
 /// their JSON, which no other site's page may send it unasked.
+/// Given up, as a read is, when no answer has come in [`READ_WAIT`]: a task page's
+/// action on a dead connection kept every button off for minutes, Stop among them
+/// (network explorer). Pressed again, each is safe (a stop, a resubmit with its key) or
+/// said by its page (a share may have made a link).
 async fn send_post(path: &str, key: Option<&str>) -> Result<gloo_net::http::Response> {
     let mut request = to(Request::post, path).header("content-type", "application/json");
     if let Some(key) = key {
         request = request.header("idempotency-key", key);
     }
-    request
+    let deadline = Deadline::after(READ_WAIT);
+    let sent = request
+        .abort_signal(deadline.signal().as_ref())
         .body("{}")
         .map_err(network)?
         .send()
-        .await
-        .map_err(network)
+        .await;
+    deadline.stop();
+    sent.map_err(network)
 }
 
 /// `GET /api/v1/tasks?…`: one page of the tasks the caller may see, newest first.
@@ -1116,7 +1160,10 @@ pub async fn delete_task(id: &str) -> Result<()> {
 
 /// A `DELETE` whose answer has no body: done, or the server's refusal.
 async fn send_delete(path: &str) -> Result<()> {
-    let response = to(Request::delete, path).send().await.map_err(network)?;
+    // Given up as a read is: deleting again is safe.
+    let response = read_sent(to(Request::delete, path))
+        .await
+        .map_err(network)?;
     if response.ok() {
         Ok(())
     } else {

@@ -538,7 +538,8 @@ pub fn TaskForm(
             // A submit that came to nothing may have made the task: "try again" alone left
             // a careful user unsure whether that makes a second (slow-link explorer).
             {move || banner.get().map(|err| {
-                let safe = matches!(err, api::ClientError::Network(api::Unreached::Silent { from_other_site: None } | api::Unreached::Said(_)));
+                // A gateway's error may come after Berth made the task (network explorer).
+                let safe = matches!(err, api::ClientError::Network(api::Unreached::Silent { from_other_site: None } | api::Unreached::Said(_) | api::Unreached::Gateway(_)));
                 view! {
                     <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">
                         {move || err.localized(cx.lang())}

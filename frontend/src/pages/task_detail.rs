@@ -468,7 +468,10 @@ pub fn TaskDetailPage(
                 }
             })}
             // Only a resubmit sends a spec from this page.
+            // Once the task is read, its poll asks again by itself: "then try again" sent a
+            // reader looking for what to try (network explorer).
             <ErrorBanner error refused_spec="ui.detail.resubmit_refused" place=spec_place whole_page=Signal::derive(move || !loaded.get())
+                retried=Signal::derive(move || loaded.get())
                 try_again=(Callback::new(move |()| {
                     asked_again.set_value(true);
                     load();
@@ -1595,12 +1598,25 @@ fn Actions(
     // the page says it was deleted, as its refresh would, not that there is no such task
     // or it is not the reader's to see.
     let refused = move |err: ClientError| deleted_or(err, gone, error);
+    // An action whose answer was lost (no connection, a gateway's error, no answer in
+    // 30 s) may have been done: said beside the actions, with what it may have done,
+    // until the next action or Dismiss. Said in the page's banner, it went at the next
+    // poll that reached the server, and a stop pressed in a tunnel left no trace
+    // (network explorer).
+    let lost = RwSignal::new(None::<(&'static str, ClientError)>);
+    let failed_as = move |action: &'static str| {
+        move |err: ClientError| match err {
+            ClientError::Network(_) => lost.set(Some((action, err))),
+            err => refused(err),
+        }
+    };
     // An action with no answer after a moment says it waits: the buttons stayed off
     // without a word for as long as the server took (slow-link explorer: 50 s).
     let waiting = RwSignal::new(false);
     let jobs = StoredValue::new(0u32);
     let run = move |job: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>| {
         busy.set(true);
+        lost.set(None);
         jobs.update_value(|n| *n = n.wrapping_add(1));
         let this = jobs.get_value();
         set_timeout(
@@ -1636,7 +1652,7 @@ fn Actions(
                     }
                     on_change.run(())
                 }
-                Err(err) => refused(err),
+                Err(err) => failed_as("stop")(err),
             }
         }))
     };
@@ -1666,7 +1682,7 @@ fn Actions(
                     // The actions went with the task: the page's one line says it.
                     crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
                 }
-                Err(err) => refused(err),
+                Err(err) => failed_as("delete")(err),
             }
         }))
     };
@@ -1719,7 +1735,7 @@ fn Actions(
                     let href = route.href();
                     nav.go_unasked(route, &href);
                 }
-                Err(err) => refused(err),
+                Err(err) => failed_as("resubmit")(err),
             }
         }))
     };
@@ -1739,7 +1755,7 @@ fn Actions(
                     // explorer, and its recheck).
                     links.set(None);
                 }
-                Err(err) => refused(err),
+                Err(err) => failed_as("share")(err),
             }
         }))
     };
@@ -1951,6 +1967,23 @@ fn Actions(
             {move || failed().then(|| view! {
                 <p class="help" id=FAILED_NEXT_ID data-testid="failed-next">
                     {move || lang.text(if owner { "ui.detail.failed_next" } else { "ui.detail.failed_next#clone" })}
+                </p>
+            })}
+            {move || lost.get().map(|(action, err)| view! {
+                <p class="banner error" role="alert" data-testid="action-lost">
+                    {move || err.localized(lang.get())}" "
+                    {move || lang.text(match action {
+                        "stop" => "ui.detail.lost.stop",
+                        "delete" => "ui.detail.lost.delete",
+                        "resubmit" => "ui.detail.lost.resubmit",
+                        _ => "ui.detail.lost.share",
+                    })}" "
+                    <button type="button" data-testid="action-lost-dismiss" on:click=move |_| {
+                        lost.set(None);
+                        if let Some(section) = actions.get_untracked() {
+                            let _ = section.focus();
+                        }
+                    }>{move || lang.text("ui.app.dismiss")}</button>
                 </p>
             })}
             <p role="status" tabindex="-1" data-testid="stop-meanwhile">

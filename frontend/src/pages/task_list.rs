@@ -304,6 +304,14 @@ pub fn TaskListPage(
                         counts.set(Some(now));
                     }
                 }
+                // The server out of reach a moment: these filters' numbers, kept greyed
+                // until it answers (network explorer: every chip lost its number and
+                // shrank as the connection dropped).
+                Err(api::ClientError::Network(_))
+                    if same && counts.with_untracked(Option::is_some) =>
+                {
+                    counts_stale.set(true);
+                }
                 // Not numbers of other filters', nor of long before: none.
                 Err(_) => counts.set(None),
             }

@@ -3081,6 +3081,20 @@ async fn the_phase_chips_say_how_many_tasks_each_phase_has() {
         r#"{"queued":1,"scheduling":0,"running":13,"retrying":1,"succeeded":40,"failed":3,"stopped":0}"#,
     );
     until("the new numbers", || chip("running") == "Running 13").await;
+    // The server out of reach at the next refresh: the numbers stay, greyed, until it
+    // answers (network explorer: every chip lost its number and shrank).
+    answer_fetch("/api/v1/tasks?", &page_of(0, 3, None));
+    request_for("/api/v1/tasks/counts").await;
+    fail_fetch("/api/v1/tasks/counts");
+    until("the numbers greyed", || {
+        host.query_selector("[data-phase='running'] .count.stale")
+            .unwrap()
+            .is_some()
+    })
+    .await;
+    assert_eq!(chip("running"), "Running 13");
+    assert_eq!(chip("all"), "All 58");
+    fail_fetch("/api/v1/tasks?");
     // A chip pressed filters the list, not the counts: Active's too.
     find(&host, "[data-testid='phase-chips'] [data-phase='active']").click();
     let listed = request_for("phase=active").await;
@@ -4695,7 +4709,7 @@ async fn a_failed_catalog_load_is_tried_again_in_place() {
             .text_content()
             .unwrap(),
         "Could not load the catalog: Cannot reach the server: check your connection, or \
-         wait for the server to be back, then try again"
+         wait for the server to be back, then try again."
     );
 
     let again = find(&host, "[data-testid='load-again']");
@@ -5710,7 +5724,7 @@ async fn a_first_page_that_cannot_load_counts_no_rows() {
     // explorer).
     assert_eq!(
         banner_message(&host),
-        "Cannot reach the server: check your connection, or wait for the server to be back; the list asks again every few seconds by itself"
+        "Cannot reach the server: check your connection, or wait for the server to be back; this page asks again every few seconds by itself."
     );
     finish(handle, &host, &address);
 }
@@ -5729,7 +5743,7 @@ async fn more_that_cannot_load_asks_the_reader_to_try_again() {
     until_found(&host, "the error", "[data-testid='error']").await;
     assert_eq!(
         banner_message(&host),
-        "Cannot reach the server: check your connection, or wait for the server to be back, then try again"
+        "Cannot reach the server: check your connection, or wait for the server to be back, then try again."
     );
     finish(handle, &host, &address);
 }
@@ -7072,10 +7086,29 @@ async fn a_resubmit_pressed_again_after_no_answer_is_the_same_request() {
     })
     .await;
     fail_fetch("/resubmit");
-    until_found(&host, "the refusal", "[data-testid='error']").await;
+    // Said beside the actions with what it may have done, not in the page's banner,
+    // which the next poll that reaches the server takes away (network explorer).
+    until_found(&host, "the loss said", "[data-testid='action-lost']").await;
+    assert_eq!(
+        find(&host, "[data-testid='action-lost']")
+            .text_content()
+            .unwrap(),
+        "Cannot reach the server: check your connection, or wait for the server to be back, then try again. A new task may have been made: pressing Resubmit again is safe, it gives back the task made rather than making a second. Dismiss"
+    );
+    assert!(
+        host.query_selector("[data-testid='error']")
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(waiting.text_content().unwrap(), "", "the wait unsaid");
     press_until_asked(&host, "action-resubmit", "/resubmit").await;
     assert_eq!(held_key("/resubmit"), first, "the same request");
+    assert!(
+        host.query_selector("[data-testid='action-lost']")
+            .unwrap()
+            .is_none(),
+        "the loss said goes with the next press"
+    );
     refuse_fetch(
         "/resubmit",
         403,
@@ -8988,6 +9021,101 @@ fn assert_stop_off_because_asked(host: &HtmlElement, why: &str) {
     );
 }
 
+/// A proxy's error page is said as the proxy's, each status with its way on, not as "is
+/// Berth at this address?" (network explorer: hotel Wi-Fi's 502 sent the reader to check
+/// an address that was right); a share it may have let through says a link may be made.
+#[wasm_bindgen_test]
+async fn a_proxys_error_page_is_said_as_the_proxys() {
+    let address = fresh_page();
+    let (host, handle) = owner_actions_in(TaskPhase::Succeeded).await;
+    let lost = || {
+        host.query_selector("[data-testid='action-lost']")
+            .unwrap()
+            .and_then(|p| p.text_content())
+            .unwrap_or_default()
+    };
+    let page = |status: u16, retry_after: &str| {
+        js_sys::eval(&format!(
+            "const at = window.__held.findIndex((h) => h.url.includes('/share'));
+             window.__held.splice(at, 1)[0].resolve(new Response('<html><body>nginx</body></html>',
+               {{ status: {status}, headers: {{ 'content-type': 'text/html', {retry_after} }} }}))"
+        ))
+        .unwrap();
+    };
+    press_until_asked(&host, "action-share", "/tasks/t1/share").await;
+    page(502, "");
+    until_found(&host, "the loss said", "[data-testid='action-lost']").await;
+    assert_eq!(
+        lost(),
+        "A proxy or gateway on the way to Berth answered for it with HTTP 502: Berth may be restarting, or the network busy. Try again in a moment. A link may have been made: Manage links lists the task's links, each with its Revoke. Dismiss"
+    );
+    press_until_asked(&host, "action-share", "/tasks/t1/share").await;
+    page(429, "'retry-after': '20'");
+    until("the wait asked said", || lost().contains("HTTP 429")).await;
+    assert!(
+        lost().starts_with(
+            "A proxy on the way to Berth asks to wait (HTTP 429): try again in 20 s. "
+        ),
+        "{}",
+        lost()
+    );
+    press_until_asked(&host, "action-share", "/tasks/t1/share").await;
+    page(413, "");
+    until("the size said", || lost().contains("HTTP 413")).await;
+    assert!(
+        lost().starts_with("A proxy on the way to Berth refused the request as too large (HTTP 413): its limit is below Berth's own; ask your administrator to raise it. "),
+        "{}",
+        lost()
+    );
+    finish(handle, &host, &address);
+}
+
+/// A stop whose answer was lost is said beside the actions with what to do, and stays
+/// when the page's next poll reaches the server, until dismissed (network explorer: a
+/// stop pressed in a tunnel left no trace once the connection was back, the task still
+/// running).
+#[wasm_bindgen_test]
+async fn a_stop_whose_answer_was_lost_stays_said_over_the_polls() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    until_found(&host, "the phase", "[data-testid='detail-phase']").await;
+    stop_button(&host).click();
+    until_found(&host, "the question", "[data-testid='confirm-stop-yes']").await;
+    find(&host, "[data-testid='confirm-stop-yes']").click();
+    until("the stop", || {
+        held_fetches().iter().any(|u| u.contains("/stop"))
+    })
+    .await;
+    fail_fetch("/stop");
+    until_found(&host, "the loss said", "[data-testid='action-lost']").await;
+    let said = "Cannot reach the server: check your connection, or wait for the server to be back, then try again. The stop may not have reached the server: the phase above says whether the task is being stopped; pressing Stop again is safe. Dismiss";
+    assert_eq!(
+        find(&host, "[data-testid='action-lost']")
+            .text_content()
+            .unwrap(),
+        said
+    );
+    assert!(!stop_button(&host).disabled(), "Stop may be pressed again");
+    // The server is reached again: the task runs on, unstopped, and the loss stays said.
+    answer_next_poll_with(&t1_in(TaskPhase::Running), "[]").await;
+    sleep(100).await;
+    assert_eq!(shown_phase(&host), "Running");
+    assert_eq!(
+        find(&host, "[data-testid='action-lost']")
+            .text_content()
+            .unwrap(),
+        said
+    );
+    find(&host, "[data-testid='action-lost-dismiss']").click();
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='action-lost']")
+            .unwrap()
+            .is_none()
+    );
+    finish(handle, &host, &address);
+}
+
 /// A running task whose stop was confirmed here runs on until its replicas have ended
 /// (SIGTERM, then SIGKILL after 10 s): the exploratory test saw it said to be Running,
 /// with Stop on, and each press sent SIGTERM again. Its phase says Stopping (停止中) from
@@ -9931,7 +10059,7 @@ async fn a_request_to_another_site_that_fails_names_the_cors_list() {
     let address = fresh_page();
     hold_fetches();
     let page = web_sys::window().unwrap().location().origin().unwrap();
-    let unreachable = "Cannot reach the server: check your connection, or wait for the server to be back, then try again";
+    let unreachable = "Cannot reach the server: check your connection, or wait for the server to be back, then try again.";
     for (base, other) in [
         ("https://berth.example", true),
         ("//berth.example/", true),
@@ -9953,8 +10081,9 @@ async fn a_request_to_another_site_that_fails_names_the_cors_list() {
             assert_eq!(
                 en,
                 format!(
-                    "{unreachable}; or Berth does not list this page's site ({page}) in its \
-                     `[cors] origins`, and the browser hides its answer from this page"
+                    "{}; or Berth does not list this page's site ({page}) in its \
+                     `[cors] origins`, and the browser hides its answer from this page",
+                    unreachable.trim_end_matches('.')
                 )
             );
             assert!(

@@ -1350,7 +1350,19 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.app.api_error", "The server refused: {detail} ({code})"),
     ("ui.app.brand", "Berth"),
+    (
+        "ui.app.busy",
+        "A proxy on the way to Berth asks to wait (HTTP 429): try again in {seconds} s.",
+    ),
+    (
+        "ui.app.busy#no_wait",
+        "A proxy on the way to Berth asks to wait (HTTP 429): try again in a moment.",
+    ),
     ("ui.app.dismiss", "Dismiss"),
+    (
+        "ui.app.gateway",
+        "A proxy or gateway on the way to Berth answered for it with HTTP {status}: Berth may be restarting, or the network busy. Try again in a moment.",
+    ),
     ("ui.app.lang_en", "English"),
     ("ui.app.lang_zh", "中文"),
     ("ui.app.language", "Language"),
@@ -1371,7 +1383,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.app.read_no_answer#retried",
-        "The server has not answered in {seconds} s: check your connection; the list asks again every few seconds by itself.",
+        "The server has not answered in {seconds} s: check your connection; this page asks again every few seconds by itself.",
     ),
     (
         "ui.app.refused.auth_required",
@@ -1423,14 +1435,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.submit_no_answer",
         "The server has not answered in {seconds} s. The task may have been made: submitting again is safe, it makes no second one.",
     ),
+    (
+        "ui.app.too_large_on_the_way",
+        "A proxy on the way to Berth refused the request as too large (HTTP 413): its limit is below Berth's own; ask your administrator to raise it.",
+    ),
     ("ui.app.try_again", "Try again"),
     (
         "ui.app.unreachable",
-        "Cannot reach the server: check your connection, or wait for the server to be back, then try again",
+        "Cannot reach the server: check your connection, or wait for the server to be back, then try again.",
     ),
     (
         "ui.app.unreachable#retried",
-        "Cannot reach the server: check your connection, or wait for the server to be back; the list asks again every few seconds by itself",
+        "Cannot reach the server: check your connection, or wait for the server to be back; this page asks again every few seconds by itself.",
     ),
     (
         "ui.app.unreachable_other_site",
@@ -1614,6 +1630,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.logs_reload", "Reload"),
     ("ui.detail.logs_whole", "Open the whole log"),
+    (
+        "ui.detail.lost.delete",
+        "The delete may not have reached the server; pressing Delete again is safe.",
+    ),
+    (
+        "ui.detail.lost.resubmit",
+        "A new task may have been made: pressing Resubmit again is safe, it gives back the task made rather than making a second.",
+    ),
+    (
+        "ui.detail.lost.share",
+        "A link may have been made: Manage links lists the task's links, each with its Revoke.",
+    ),
+    (
+        "ui.detail.lost.stop",
+        "The stop may not have reached the server: the phase above says whether the task is being stopped; pressing Stop again is safe.",
+    ),
     ("ui.detail.made_from#clone", "Cloned from"),
     ("ui.detail.made_from#resubmit", "Resubmitted from"),
     ("ui.detail.made_into", "Resubmitted or cloned as"),

@@ -1174,7 +1174,19 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.app.api_error", "服务器拒绝了请求：{detail}（{code}）"),
     ("ui.app.brand", "Berth"),
+    (
+        "ui.app.busy",
+        "通往 Berth 的代理要求稍候（HTTP 429）：请在 {seconds} 秒后重试。",
+    ),
+    (
+        "ui.app.busy#no_wait",
+        "通往 Berth 的代理要求稍候（HTTP 429）：请稍后重试。",
+    ),
     ("ui.app.dismiss", "关闭"),
+    (
+        "ui.app.gateway",
+        "通往 Berth 的代理或网关代为返回了 HTTP {status}：Berth 可能正在重启，或网络繁忙。请稍后重试。",
+    ),
     ("ui.app.lang_en", "English"),
     ("ui.app.lang_zh", "中文"),
     ("ui.app.language", "语言"),
@@ -1195,7 +1207,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.app.read_no_answer#retried",
-        "服务器在 {seconds} 秒内没有应答：请检查网络连接；列表每隔几秒会自动重试。",
+        "服务器在 {seconds} 秒内没有应答：请检查网络连接；本页每隔几秒会自动重试。",
     ),
     (
         "ui.app.refused.auth_required",
@@ -1238,14 +1250,18 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.app.submit_no_answer",
         "服务器在 {seconds} 秒内没有应答。任务可能已经创建：再次提交是安全的，不会重复创建。",
     ),
+    (
+        "ui.app.too_large_on_the_way",
+        "通往 Berth 的代理以请求过大为由拒绝了它（HTTP 413）：其上限低于 Berth 自身的上限，请联系管理员调高。",
+    ),
     ("ui.app.try_again", "重试"),
     (
         "ui.app.unreachable",
-        "无法连接服务器：请检查网络连接，或等待服务器恢复后重试",
+        "无法连接服务器：请检查网络连接，或等待服务器恢复后重试。",
     ),
     (
         "ui.app.unreachable#retried",
-        "无法连接服务器：请检查网络连接，或等待服务器恢复；列表每隔几秒会自动重试",
+        "无法连接服务器：请检查网络连接，或等待服务器恢复；本页每隔几秒会自动重试。",
     ),
     (
         "ui.app.unreachable_other_site",
@@ -1402,6 +1418,22 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.logs_reload", "刷新"),
     ("ui.detail.logs_whole", "查看完整日志"),
+    (
+        "ui.detail.lost.delete",
+        "删除请求可能未送达服务器；再次点击“删除”是安全的。",
+    ),
+    (
+        "ui.detail.lost.resubmit",
+        "可能已创建了新任务：再次点击“重提”是安全的，服务器会返回已创建的任务，不会再建第二个。",
+    ),
+    (
+        "ui.detail.lost.share",
+        "可能已生成了链接：“管理链接”列出该任务的所有链接，每个都可撤销。",
+    ),
+    (
+        "ui.detail.lost.stop",
+        "停止请求可能未送达服务器：请查看上方的阶段是否显示正在停止；再次点击“停止”是安全的。",
+    ),
     ("ui.detail.made_from#clone", "克隆自"),
     ("ui.detail.made_from#resubmit", "重提自"),
     ("ui.detail.made_into", "重提或克隆为"),
