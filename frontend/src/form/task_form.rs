@@ -202,6 +202,10 @@ pub fn TaskForm(
     // One submission at a time (the button is disabled while one is out), so the answer
     // is always the latest request's.
     let submitting = RwSignal::new(false);
+    // A submit with no answer after a moment says it waits, and that waiting is safe: a
+    // greyed "Submitting…" alone stood for up to 30 s (network explorer).
+    let slow = RwSignal::new(false);
+    let sends = StoredValue::new(0u32);
     // Focus moved after an answer stays in this form: a portal may hold two.
     // `try_`: the answer may come after the form is gone (the user moved on).
     let this_form = move || form_ref.try_get_untracked().flatten().map(Into::into);
@@ -235,6 +239,7 @@ pub fn TaskForm(
     on_cleanup(move || unloading.remove());
     let answered = move |key: String, result: api::Result<TaskView>| {
         submitting.set(false);
+        slow.set(false);
         match result {
             Ok(task) => {
                 autosave.forget();
@@ -334,6 +339,18 @@ pub fn TaskForm(
         remember(&key);
         sent_differs.set(None);
         submitting.set(true);
+        sends.update_value(|n| *n = n.wrapping_add(1));
+        let this_send = sends.get_value();
+        set_timeout(
+            move || {
+                if submitting.try_get_untracked() == Some(true)
+                    && sends.try_get_value() == Some(this_send)
+                {
+                    slow.try_set(true);
+                }
+            },
+            std::time::Duration::from_secs(2),
+        );
         // The last press's failure is over: kept, "Cannot reach the server" stood beside
         // "Submitting…" once the connection was back (network explorer).
         banner.set(None);
@@ -352,6 +369,7 @@ pub fn TaskForm(
                 last_key.try_set_value(None);
                 slot_key.try_with_value(|slot| draft::clear_sent(slot));
                 submitting.try_set(false);
+                slow.try_set(false);
                 banner.try_set(None);
                 sent_differs.try_set(Some(lost_here.get_value()));
                 return;
@@ -562,6 +580,9 @@ pub fn TaskForm(
                     {move || cx.text(if submitting.get() { "ui.form.submitting" } else { "ui.form.submit" })}
                 </button>
                 <button type="button" data-testid="start-over" on:click=move |_| asking.set(true) node_ref=start_button>{move || cx.text("ui.form.start_over")}</button>
+                <span class="submit-why" role="status" data-testid="submit-waiting">
+                    {move || slow.get().then(|| cx.text("ui.form.submit_waiting"))}
+                </span>
                 <span class="submit-why" id=submit_why data-testid="submit-why">
                     {move || match errors.get() {
                         0 => String::new(),

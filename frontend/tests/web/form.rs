@@ -5918,6 +5918,29 @@ async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_ke
     crate::forget_drafts();
 }
 
+/// A submit with no answer after a moment says it waits and that waiting is safe (network
+/// explorer: a greyed "Submitting…" alone for up to 30 s).
+#[wasm_bindgen_test]
+async fn a_slow_submit_says_it_waits() {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.environment.env.retain(|e| !e.hidden);
+    let form = mount(Some(spec), false).await;
+    form.type_in("basic.name_prefix", "slow-one").await;
+    hang_submits();
+    form.click("submit").await;
+    keys_sent(1).await;
+    assert_eq!(form.text("submit-waiting"), "");
+    crate::pages::until("the wait said", || !form.text("submit-waiting").is_empty()).await;
+    assert_eq!(
+        form.text("submit-waiting"),
+        "Waiting for the server's answer, for up to 30 s: waiting is safe, and the task is not made twice."
+    );
+    // The page's own fetch back for the tests after.
+    js_sys::eval("window.fetch = window.__beforeHang; delete window.__beforeHang;").unwrap();
+    drop(form);
+    crate::forget_drafts();
+}
+
 /// A submit whose answer was lost (the connection cut after the server made the task),
 /// then the draft edited and submitted, in one page: the edit goes once with the lost
 /// submit's key, as after a reload, so the task it made is said rather than a second

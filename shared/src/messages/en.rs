@@ -2598,6 +2598,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.submit_blocked",
         "{errors} to fix first: each finding above takes you to its field.",
     ),
+    (
+        "ui.form.submit_waiting",
+        "Waiting for the server's answer, for up to 30 s: waiting is safe, and the task is not made twice.",
+    ),
     ("ui.form.submitted", "Submitted: task {id} was created."),
     (
         "ui.form.submitted#again",

@@ -2278,6 +2278,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.submit_blocked",
         "还有 {errors}需先修正：点上方的每条校验结果即可跳到对应字段。",
     ),
+    (
+        "ui.form.submit_waiting",
+        "正在等待服务器应答（最长 30 秒）：等待是安全的，任务不会重复创建。",
+    ),
     ("ui.form.submitted", "已提交，任务 {id} 已创建。"),
     (
         "ui.form.submitted#again",
