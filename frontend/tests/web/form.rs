@@ -5844,14 +5844,21 @@ async fn keys_sent(n: usize) -> Vec<String> {
     sent_keys()
 }
 
+/// The example with no hidden value (which a restored draft asks to be typed again),
+/// named `prefix`.
+async fn example_named(prefix: &str) -> Form {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.environment.env.retain(|e| !e.hidden);
+    let form = mount(Some(spec), false).await;
+    form.type_in("basic.name_prefix", prefix).await;
+    form
+}
+
 /// The example (no hidden value, which a restored draft asks to be typed again) named
 /// `sent-once`, submitted with no answer, then the page reloaded: the form that comes
 /// back, submits hanging again, and the key the submit went with.
 async fn submitted_then_reloaded() -> (Form, Vec<String>) {
-    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
-    spec.environment.env.retain(|e| !e.hidden);
-    let first = mount(Some(spec), false).await;
-    first.type_in("basic.name_prefix", "sent-once").await;
+    let first = example_named("sent-once").await;
     hang_submits();
     first.click("submit").await;
     let keys = keys_sent(1).await;
@@ -5922,10 +5929,7 @@ async fn a_reload_after_a_submit_with_no_answer_sends_the_draft_with_the_same_ke
 /// explorer: a greyed "Submitting…" alone for up to 30 s).
 #[wasm_bindgen_test]
 async fn a_slow_submit_says_it_waits() {
-    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
-    spec.environment.env.retain(|e| !e.hidden);
-    let form = mount(Some(spec), false).await;
-    form.type_in("basic.name_prefix", "slow-one").await;
+    let form = example_named("slow-one").await;
     hang_submits();
     form.click("submit").await;
     keys_sent(1).await;
@@ -5947,10 +5951,7 @@ async fn a_slow_submit_says_it_waits() {
 /// made (network explorer: a typo mended after a lost answer made two tasks).
 #[wasm_bindgen_test]
 async fn an_edit_after_a_lost_answer_in_the_page_is_sent_with_its_key_once() {
-    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
-    spec.environment.env.retain(|e| !e.hidden);
-    let form = mount(Some(spec), false).await;
-    form.type_in("basic.name_prefix", "lost-here").await;
+    let form = example_named("lost-here").await;
     // Every submit's answer is lost, but one with the key the server knows for another
     // spec, which it refuses.
     js_sys::eval(

@@ -9070,6 +9070,17 @@ async fn a_proxys_error_page_is_said_as_the_proxys() {
     finish(handle, &host, &address);
 }
 
+/// Stop pressed and its question answered yes, once the stop is asked of the server.
+async fn stop_confirmed(host: &HtmlElement) {
+    stop_button(host).click();
+    until_found(host, "the question", "[data-testid='confirm-stop-yes']").await;
+    find(host, "[data-testid='confirm-stop-yes']").click();
+    until("the stop", || {
+        held_fetches().iter().any(|u| u.contains("/stop"))
+    })
+    .await;
+}
+
 /// A stop whose answer was lost is said beside the actions with what to do, and stays
 /// when the page's next poll reaches the server, until dismissed (network explorer: a
 /// stop pressed in a tunnel left no trace once the connection was back, the task still
@@ -9079,13 +9090,7 @@ async fn a_stop_whose_answer_was_lost_stays_said_over_the_polls() {
     let address = fresh_page();
     let (host, handle) = mount_detail_page().await;
     until_found(&host, "the phase", "[data-testid='detail-phase']").await;
-    stop_button(&host).click();
-    until_found(&host, "the question", "[data-testid='confirm-stop-yes']").await;
-    find(&host, "[data-testid='confirm-stop-yes']").click();
-    until("the stop", || {
-        held_fetches().iter().any(|u| u.contains("/stop"))
-    })
-    .await;
+    stop_confirmed(&host).await;
     fail_fetch("/stop");
     until_found(&host, "the loss said", "[data-testid='action-lost']").await;
     let said = "Cannot reach the server: check your connection, or wait for the server to be back, then try again. The stop may not have reached the server: the phase above says whether the task is being stopped; pressing Stop again is safe. Dismiss";
@@ -9132,13 +9137,7 @@ async fn a_task_stopped_here_is_said_to_be_stopping_until_it_has_stopped() {
             .unwrap()
             .is_none()
     );
-    stop_button(&host).click();
-    until_found(&host, "the question", "[data-testid='confirm-stop-yes']").await;
-    find(&host, "[data-testid='confirm-stop-yes']").click();
-    until("the stop", || {
-        held_fetches().iter().any(|u| u.contains("/stop"))
-    })
-    .await;
+    stop_confirmed(&host).await;
     answer_fetch("/stop", &t1_in(TaskPhase::Running));
     until("the stop's answer taken", || {
         shown_phase(&host) == "Stopping"
