@@ -363,6 +363,18 @@ fn blocked_key(plan: &Plan) -> &'static str {
     }
 }
 
+/// Moves the keyboard to the form's box at `path`: an offer's button goes with the wait
+/// it was for, and the keyboard goes to the box it changed.
+fn focus_control(cx: crate::form::FormCx, path: &str) {
+    if let Some(control) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&cx.control_id(path)))
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+    {
+        let _ = control.focus();
+    }
+}
+
 /// One bar per dimension: `demand` against `limit`, labelled by `key` with `spec`.
 fn bars(
     lang: Lang,
@@ -572,6 +584,20 @@ pub fn PlanView(
             });
             (waits && autoscaling_max.get().is_none())
                 .then(|| cx.most_workers_now())
+                .flatten()
+        }),
+        None => Memo::new(|_| None),
+    };
+    // Where no count of workers starts it (one replica larger than what is free now), the
+    // most units per node that would (novice recheck: the offer was of workers only).
+    let fewer_units = match form {
+        Some(cx) => Memo::new(move |_| {
+            let waits = plan.with(|p| {
+                p.as_ref()
+                    .is_some_and(|p| !matches!(p.outcome, Outcome::Now { .. }))
+            });
+            (waits && autoscaling_max.get().is_none() && fewer_found.with(Option::is_none))
+                .then(|| cx.most_units_now())
                 .flatten()
         }),
         None => Memo::new(|_| None),
@@ -845,15 +871,7 @@ pub fn PlanView(
                         };
                         let take = move |_| {
                             cx.edit("compute.workers", |s| s.compute.workers = workers);
-                            // The button goes with the wait it was for: the keyboard goes
-                            // to the box it changed.
-                            if let Some(control) = web_sys::window()
-                                .and_then(|w| w.document())
-                                .and_then(|d| d.get_element_by_id(&cx.control_id("compute.workers")))
-                                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-                            {
-                                let _ = control.focus();
-                            }
+                            focus_control(cx, "compute.workers");
                         };
                         view! {
                             <p class="fewer" data-testid="fewer-workers">
@@ -864,9 +882,28 @@ pub fn PlanView(
                             </p>
                         }
                     });
+                let fewer_units = form
+                    .filter(|_| !stale)
+                    .and_then(|cx| fewer_units.get().map(|found| (cx, found)))
+                    .map(|(cx, (units, fits))| {
+                        let spec = fits.used().map(|c| name(&c.spec)).unwrap_or_default();
+                        let take = move |_| {
+                            cx.edit("compute.units_per_node", |s| s.compute.units_per_node = units);
+                            focus_control(cx, "compute.units_per_node");
+                        };
+                        view! {
+                            <p class="fewer" data-testid="fewer-units">
+                                {text(l, "ui.form.plan.fewer_units", &[("units", units.to_string()), ("spec", spec)])}" "
+                                <button type="button" data-testid="fewer-units-use" on:click=take>
+                                    {text(l, "ui.form.plan.fewer_units_use", &[("units", units.to_string())])}
+                                </button>
+                            </p>
+                        }
+                    });
                 view! {
                     <p class=class data-testid="outcome" aria-hidden="true">{said}</p>
                     {fewer}
+                    {fewer_units}
                     // Unheard while stale: the live region says it waits.
                     <div class="plan-body" class:stale=stale || outdated aria-hidden=stale.then_some("true") data-testid="plan-body">
                     // The maximum the plan was made for, the head aside: a plan kept from

@@ -660,6 +660,34 @@ impl FormCx {
         (found.0 < spec.compute.workers).then_some(found)
     }
 
+    /// The most units per node below the draft's with which it would start now, and the
+    /// plan it would then have; `None` when even 1 would not, or it takes 1 already. For a
+    /// replica too large for what is free now, which no count of workers mends.
+    pub fn most_units_now(&self) -> Option<(u32, Plan)> {
+        let spec = self.spec.get_untracked();
+        let starts_with = |units: u32| {
+            let mut fewer = spec.clone();
+            fewer.compute.units_per_node = units;
+            self.plan_of(&fewer)
+                .filter(|p| matches!(p.outcome, shared::quota::Outcome::Now { .. }))
+        };
+        // As workers: fewer units never need more quota nor more of a node.
+        let over = spec.compute.units_per_node;
+        if over <= 1 {
+            return None;
+        }
+        let mut found = (1, starts_with(1)?);
+        let mut over = over;
+        while over - found.0 > 1 {
+            let mid = found.0 + (over - found.0) / 2;
+            match starts_with(mid) {
+                Some(plan) => found = (mid, plan),
+                None => over = mid,
+            }
+        }
+        Some(found)
+    }
+
     /// Of the user's use now of the quota line of `kind`, `pool` and `spec`, what the
     /// platform counts outside Berth's tasks.
     pub fn quota_used_outside(

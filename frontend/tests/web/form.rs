@@ -723,6 +723,52 @@ async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
     assert!(form.find("[data-testid='name-fix']").is_none());
 }
 
+/// A replica larger than any node has free now, which no count of workers mends, is told
+/// the most units per node with which it would start, taken with one press (novice
+/// recheck: the offer was of workers only).
+#[wasm_bindgen_test]
+async fn a_replica_too_large_for_what_is_free_is_told_the_most_units_that_would_start() {
+    // Every A100 node has 2 cards free.
+    let mut usage = shared::demo::usage();
+    for node in ["sh-a-a100-05", "sh-a-a100-06", "sh-a-a100-07"] {
+        usage
+            .nodes
+            .insert(node.into(), shared::Resources::new(6, 72, 720));
+    }
+    let alone = example(shared::demo::PYTORCH_EXAMPLE).with(|s| {
+        s.compute.workers = 0;
+        s.compute.units_per_node = 8;
+    });
+    let form = mount_using(
+        shared::demo::catalog(),
+        usage,
+        shared::Usage::default(),
+        Some(alone),
+        false,
+    )
+    .await;
+    let said = form.text("outcome");
+    assert!(said.starts_with("Will queue"), "{said}");
+    assert!(form.find("[data-testid='fewer-workers']").is_none());
+    assert_eq!(
+        form.text("fewer-units"),
+        "With Units per node at 2, it would start now with A100 single card 单卡. Set Units per node to 2"
+    );
+    form.click("lang-zh").await;
+    sleep(50).await;
+    assert_eq!(
+        form.text("fewer-units"),
+        "单节点实例规格数改为 2 即可立即启动，使用 A100 single card 单卡。 将单节点实例规格数改为 2"
+    );
+    form.click("lang-en").await;
+    form.click("fewer-units-use").await;
+    sleep(50).await;
+    assert_eq!(form.submitted().await.compute.units_per_node, 2);
+    let said = form.text("outcome");
+    assert!(said.starts_with("Starts now"), "{said}");
+    assert!(form.find("[data-testid='fewer-units']").is_none());
+}
+
 /// A PyTorchJob's command that uses none of the injected variables gets, beside its
 /// warning, the seeds' torchrun launch with the task's GPUs per replica, and a press that
 /// launches a `python script.py …` command that way, which clears the warning (novice

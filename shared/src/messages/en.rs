@@ -2286,6 +2286,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.fewer#none",
         "With Workers at 0, one replica alone, it would start now with {spec}.",
     ),
+    (
+        "ui.form.plan.fewer_units",
+        "With Units per node at {units}, it would start now with {spec}.",
+    ),
+    (
+        "ui.form.plan.fewer_units_use",
+        "Set Units per node to {units}",
+    ),
     ("ui.form.plan.fewer_use", "Set Workers to {workers}"),
     (
         "ui.form.plan.fragment",

@@ -2012,6 +2012,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.plan.fewer#none",
         "工作节点数改为 0（仅 1 个副本）即可立即启动，使用 {spec}。",
     ),
+    (
+        "ui.form.plan.fewer_units",
+        "单节点实例规格数改为 {units} 即可立即启动，使用 {spec}。",
+    ),
+    (
+        "ui.form.plan.fewer_units_use",
+        "将单节点实例规格数改为 {units}",
+    ),
     ("ui.form.plan.fewer_use", "将工作节点数改为 {workers}"),
     ("ui.form.plan.fragment", "空闲 {units} 份的节点 {nodes} 个"),
     (
