@@ -573,30 +573,26 @@ pub fn PlanView(
             text(l, named, &[("fields", list(l, &places))])
         })
     };
-    // The most workers that would start now, for a draft that would not: offered below
-    // the verdict, which names them before other ways. Not for an autoscaling RayJob,
-    // whose range is counted at its maximum.
-    let fewer_found = match form {
-        Some(cx) => Memo::new(move |_| {
-            let waits = plan.with(|p| {
+    // A draft that would not start now, to be offered a smaller size that would. Not an
+    // autoscaling RayJob, whose range is counted at its maximum.
+    let offered = Memo::new(move |_| {
+        autoscaling_max.get().is_none()
+            && plan.with(|p| {
                 p.as_ref()
                     .is_some_and(|p| !matches!(p.outcome, Outcome::Now { .. }))
-            });
-            (waits && autoscaling_max.get().is_none())
-                .then(|| cx.most_workers_now())
-                .flatten()
-        }),
+            })
+    });
+    // The most workers that would start it: offered below the verdict, which names them
+    // before other ways.
+    let fewer_found = match form {
+        Some(cx) => Memo::new(move |_| offered.get().then(|| cx.most_workers_now()).flatten()),
         None => Memo::new(|_| None),
     };
     // Where no count of workers starts it (one replica larger than what is free now), the
     // most units per node that would (novice recheck: the offer was of workers only).
     let fewer_units = match form {
         Some(cx) => Memo::new(move |_| {
-            let waits = plan.with(|p| {
-                p.as_ref()
-                    .is_some_and(|p| !matches!(p.outcome, Outcome::Now { .. }))
-            });
-            (waits && autoscaling_max.get().is_none() && fewer_found.with(Option::is_none))
+            (offered.get() && fewer_found.with(Option::is_none))
                 .then(|| cx.most_units_now())
                 .flatten()
         }),
@@ -761,11 +757,10 @@ pub fn PlanView(
                 } else {
                     "ui.form.plan.bar.pool"
                 };
-                // Short of quota, how much of it is in use now (the user's tasks, and
-                // any use the platform counts): the advice to ask for less did not fit a
-                // request already at its least (quota explorer).
-                // Parted into the user's tasks in Berth and the use the platform counts
-                // outside them, which Berth cannot end (novice explorer: whose use it was).
+                // Short of quota, how much of it is in use now: the advice to ask for less
+                // did not fit a request already at its least (quota explorer). Parted
+                // into the user's tasks in Berth and the use the platform counts outside
+                // them, which Berth cannot end (novice explorer: whose use it was).
                 let held: Vec<String> = shown.iter().flat_map(|c| c.quota.iter())
                     .filter(|q| !q.is_ok())
                     .filter_map(|q| {

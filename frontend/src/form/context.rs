@@ -639,44 +639,38 @@ impl FormCx {
     /// the plan it would start by: the plan panel offers it when the draft would not start
     /// (novice explorer: "or smaller if it cannot start today" was found by trial).
     pub fn most_workers_now(&self) -> Option<(u32, Plan)> {
-        let spec = self.spec.get_untracked();
-        let starts_with = |workers: u32| {
-            let mut fewer = spec.clone();
-            fewer.compute.workers = workers;
-            self.plan_of(&fewer)
-                .filter(|p| matches!(p.outcome, shared::quota::Outcome::Now { .. }))
-        };
-        // Fewer workers never need more quota nor more of a node, so the most that start
-        // are found by halves: a handful of plans, not one per count up to 1,024.
-        let mut found = (0, starts_with(0)?);
-        let mut over = spec.compute.workers;
-        while over.saturating_sub(found.0) > 1 {
-            let mid = found.0 + (over - found.0) / 2;
-            match starts_with(mid) {
-                Some(plan) => found = (mid, plan),
-                None => over = mid,
-            }
-        }
-        (found.0 < spec.compute.workers).then_some(found)
+        let workers = self.spec.with_untracked(|s| s.compute.workers);
+        self.most_starting(0, workers, |s, n| s.compute.workers = n)
     }
 
     /// The most units per node below the draft's with which it would start now, and the
     /// plan it would then have; `None` when even 1 would not, or it takes 1 already. For a
     /// replica too large for what is free now, which no count of workers mends.
     pub fn most_units_now(&self) -> Option<(u32, Plan)> {
+        let units = self.spec.with_untracked(|s| s.compute.units_per_node);
+        self.most_starting(1, units, |s, n| s.compute.units_per_node = n)
+    }
+
+    /// The largest count from `least` up to below `over` that, `set` into the draft,
+    /// starts it now, with that plan. Fewer workers or units never need more quota nor
+    /// more of a node, so it is found by halves: a handful of plans, not one per count.
+    fn most_starting(
+        &self,
+        least: u32,
+        over: u32,
+        set: impl Fn(&mut TaskSpec, u32),
+    ) -> Option<(u32, Plan)> {
+        if over <= least {
+            return None;
+        }
         let spec = self.spec.get_untracked();
-        let starts_with = |units: u32| {
+        let starts_with = |n: u32| {
             let mut fewer = spec.clone();
-            fewer.compute.units_per_node = units;
+            set(&mut fewer, n);
             self.plan_of(&fewer)
                 .filter(|p| matches!(p.outcome, shared::quota::Outcome::Now { .. }))
         };
-        // As workers: fewer units never need more quota nor more of a node.
-        let over = spec.compute.units_per_node;
-        if over <= 1 {
-            return None;
-        }
-        let mut found = (1, starts_with(1)?);
+        let mut found = (least, starts_with(least)?);
         let mut over = over;
         while over - found.0 > 1 {
             let mid = found.0 + (over - found.0) / 2;
