@@ -1603,10 +1603,11 @@ fn Actions(
     // until the next action or Dismiss. Said in the page's banner, it went at the next
     // poll that reached the server, and a stop pressed in a tunnel left no trace
     // (network explorer).
+    // With the key of the words for what the action may have done.
     let lost = RwSignal::new(None::<(&'static str, ClientError)>);
-    let failed_as = move |action: &'static str| {
+    let failed_as = move |may_have: &'static str| {
         move |err: ClientError| match err {
-            ClientError::Network(_) => lost.set(Some((action, err))),
+            ClientError::Network(_) => lost.set(Some((may_have, err))),
             err => refused(err),
         }
     };
@@ -1652,7 +1653,7 @@ fn Actions(
                     }
                     on_change.run(())
                 }
-                Err(err) => failed_as("stop")(err),
+                Err(err) => failed_as("ui.detail.lost.stop")(err),
             }
         }))
     };
@@ -1682,7 +1683,7 @@ fn Actions(
                     // The actions went with the task: the page's one line says it.
                     crate::components::refocus_if_lost(None, &["[data-testid='deleted']"]);
                 }
-                Err(err) => failed_as("delete")(err),
+                Err(err) => failed_as("ui.detail.lost.delete")(err),
             }
         }))
     };
@@ -1735,7 +1736,7 @@ fn Actions(
                     let href = route.href();
                     nav.go_unasked(route, &href);
                 }
-                Err(err) => failed_as("resubmit")(err),
+                Err(err) => failed_as("ui.detail.lost.resubmit")(err),
             }
         }))
     };
@@ -1755,7 +1756,7 @@ fn Actions(
                     // explorer, and its recheck).
                     links.set(None);
                 }
-                Err(err) => failed_as("share")(err),
+                Err(err) => failed_as("ui.detail.lost.share")(err),
             }
         }))
     };
@@ -1969,15 +1970,10 @@ fn Actions(
                     {move || lang.text(if owner { "ui.detail.failed_next" } else { "ui.detail.failed_next#clone" })}
                 </p>
             })}
-            {move || lost.get().map(|(action, err)| view! {
+            {move || lost.get().map(|(may_have, err)| view! {
                 <p class="banner error" role="alert" data-testid="action-lost">
                     {move || err.localized(lang.get())}" "
-                    {move || lang.text(match action {
-                        "stop" => "ui.detail.lost.stop",
-                        "delete" => "ui.detail.lost.delete",
-                        "resubmit" => "ui.detail.lost.resubmit",
-                        _ => "ui.detail.lost.share",
-                    })}" "
+                    {move || lang.text(may_have)}" "
                     <button type="button" data-testid="action-lost-dismiss" on:click=move |_| {
                         lost.set(None);
                         if let Some(section) = actions.get_untracked() {
