@@ -152,12 +152,7 @@ fn check_catalog(
     out: &mut dyn Write,
 ) -> std::io::Result<u8> {
     let catalog = &state.catalog;
-    let mut warnings = crate::config::unknown_users(&state.config, catalog);
-    warnings.extend(crate::config::catalog_warnings(
-        catalog,
-        &state.usage,
-        &state.user(),
-    ));
+    let warnings = state.warnings();
     let clusters = catalog
         .regions
         .iter()

@@ -1087,7 +1087,7 @@ pub fn catalog_warnings(
         let mut spec = shared::TaskSpec::default();
         spec.basic.tags = vec![tag.clone()];
         let check = shared::check(&spec, catalog, &shared::Usage::default(), user);
-        let tags = shared::path::FieldPath::root().key("basic").key("tags");
+        let tags = shared::FieldPath::parse("basic.tags");
         let broken: Vec<String> = check
             .issues
             .under(&tags)

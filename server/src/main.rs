@@ -291,10 +291,7 @@ async fn serve(settings: server::config::Settings) -> Result<(), Box<dyn std::er
         backend = ?config.backend,
         "serving"
     );
-    for said in server::config::unknown_users(&config, &state.catalog) {
-        tracing::warn!("{said}");
-    }
-    for said in server::config::catalog_warnings(&state.catalog, &state.usage, &state.user()) {
+    for said in state.warnings() {
         tracing::warn!("{said}");
     }
     // The peer address goes with each request: the proxy identity mode checks it.

@@ -233,6 +233,18 @@ impl AppState {
     pub fn user(&self) -> User {
         self.config.user_named(&self.config.user)
     }
+
+    /// What in the settings and the catalog loads but is more likely a slip than meant:
+    /// logged as the server starts, and printed by `berth validate` with no file.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut said = crate::config::unknown_users(&self.config, &self.catalog);
+        said.extend(crate::config::catalog_warnings(
+            &self.catalog,
+            &self.usage,
+            &self.user(),
+        ));
+        said
+    }
 }
 
 /// Reads what pods outside Berth take on the catalog's nodes every `every`, for as long

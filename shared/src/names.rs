@@ -133,9 +133,7 @@ mod tests {
                 &crate::demo::usage(),
                 &crate::demo::user(),
             );
-            let at = crate::path::FieldPath::root()
-                .key("basic")
-                .key("name_prefix");
+            let at = crate::FieldPath::parse("basic.name_prefix");
             assert_eq!(
                 check.issues.under(&at).count(),
                 0,
