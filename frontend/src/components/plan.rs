@@ -363,18 +363,6 @@ fn blocked_key(plan: &Plan) -> &'static str {
     }
 }
 
-/// Moves the keyboard to the form's box at `path`: an offer's button goes with the wait
-/// it was for, and the keyboard goes to the box it changed.
-fn focus_control(cx: crate::form::FormCx, path: &str) {
-    if let Some(control) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(&cx.control_id(path)))
-        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-    {
-        let _ = control.focus();
-    }
-}
-
 /// One bar per dimension: `demand` against `limit`, labelled by `key` with `spec`.
 fn bars(
     lang: Lang,
@@ -866,7 +854,8 @@ pub fn PlanView(
                         };
                         let take = move |_| {
                             cx.edit("compute.workers", |s| s.compute.workers = workers);
-                            focus_control(cx, "compute.workers");
+                            // The button goes with the wait it was for.
+                            cx.focus_control("compute.workers");
                         };
                         view! {
                             <p class="fewer" data-testid="fewer-workers">
@@ -884,7 +873,7 @@ pub fn PlanView(
                         let spec = fits.used().map(|c| name(&c.spec)).unwrap_or_default();
                         let take = move |_| {
                             cx.edit("compute.units_per_node", |s| s.compute.units_per_node = units);
-                            focus_control(cx, "compute.units_per_node");
+                            cx.focus_control("compute.units_per_node");
                         };
                         view! {
                             <p class="fewer" data-testid="fewer-units">

@@ -370,6 +370,7 @@ fn NameFix() -> impl IntoView {
                 <button type="button" data-testid="name-fix-use" on:click=move |_| {
                     let take = take.clone();
                     cx.edit("basic.name_prefix", move |s| s.basic.name_prefix = take);
+                    cx.focus_control("basic.name_prefix");
                 }>{move || shared::messages::text(cx.lang(), "ui.form.name_fix", &[("prefix", made.clone())])}</button>
             </p>
         })

@@ -682,6 +682,18 @@ impl FormCx {
         Some(found)
     }
 
+    /// Moves the keyboard to this form's control at `path`: a button that changed it goes
+    /// away with what it offered, and the focus fell to the page's top (recheck).
+    pub fn focus_control(&self, path: &str) {
+        if let Some(control) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&self.control_id(path)))
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = control.focus();
+        }
+    }
+
     /// Of the user's use now of the quota line of `kind`, `pool` and `spec`, what the
     /// platform counts outside Berth's tasks.
     pub fn quota_used_outside(

@@ -1607,10 +1607,27 @@ fn Actions(
     let lost = RwSignal::new(None::<(&'static str, ClientError)>);
     let failed_as = move |may_have: &'static str| {
         move |err: ClientError| match err {
-            ClientError::Network(_) => lost.set(Some((may_have, err))),
+            ClientError::Network(_) => {
+                lost.set(Some((may_have, err)));
+                // What it did, if anything, read at once, not at the next poll: a
+                // delete that was done left the task shown, its actions on (recheck).
+                on_change.run(());
+            }
             err => refused(err),
         }
     };
+    // A lost stop that was done, or a task that ended meanwhile: its note goes, which
+    // said "pressing Stop again is safe" beside a greyed Stop (recheck).
+    Effect::new(move |_| {
+        if (finished() || stopping.get())
+            && lost.with_untracked(|l| {
+                l.as_ref()
+                    .is_some_and(|(key, _)| *key == "ui.detail.lost.stop")
+            })
+        {
+            lost.set(None);
+        }
+    });
     // An action with no answer after a moment says it waits: the buttons stayed off
     // without a word for as long as the server took (slow-link explorer: 50 s).
     let waiting = RwSignal::new(false);

@@ -709,6 +709,17 @@ async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
     form.click("name-fix-use").await;
     sleep(50).await;
     assert_eq!(form.submitted().await.basic.name_prefix, "my-resnet-2");
+    // The keyboard goes on in the box, not at the page's top (recheck).
+    let focused = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .unwrap();
+    assert_eq!(
+        focused.get_attribute("name").as_deref(),
+        Some("basic.name_prefix")
+    );
     assert_eq!(form.codes_at("basic.name_prefix"), Vec::<String>::new());
     assert!(form.find("[data-testid='name-fix']").is_none());
     // A prefix too long for the task is offered its start.
@@ -2443,7 +2454,7 @@ async fn the_plan_says_where_its_numbers_come_from_and_what_would_start_sooner()
     for (outside, said) in [
         (
             of_outside(8, 128, 960),
-            "8 GPUs · 128 vCPUs · 960 GiB of memory of your quota for L40S single card 单卡 is in use now by use the platform counts outside Berth, which Berth cannot end; ask your administrator if it should not be.",
+            "8 GPUs · 128 vCPUs · 960 GiB of memory of your quota for L40S single card 单卡 is in use now, all of it counted by the platform outside Berth, which Berth cannot end; ask your administrator if it should not be.",
         ),
         (
             of_outside(2, 64, 480),

@@ -9047,7 +9047,7 @@ async fn a_proxys_error_page_is_said_as_the_proxys() {
     until_found(&host, "the loss said", "[data-testid='action-lost']").await;
     assert_eq!(
         lost(),
-        "A proxy or gateway on the way to Berth answered for it with HTTP 502: Berth may be restarting, or the network busy. Try again in a moment. A link may have been made: Manage links lists the task's links, each with its Revoke. Dismiss"
+        "A proxy or gateway on the way to Berth answered for it with HTTP 502: Berth may be restarting, or the network busy. Try again in a moment. A link may have been made: look in Manage links before pressing Share again, which makes another. Dismiss"
     );
     press_until_asked(&host, "action-share", "/tasks/t1/share").await;
     page(429, "'retry-after': '20'");
@@ -9093,7 +9093,7 @@ async fn a_stop_whose_answer_was_lost_stays_said_over_the_polls() {
     stop_confirmed(&host).await;
     fail_fetch("/stop");
     until_found(&host, "the loss said", "[data-testid='action-lost']").await;
-    let said = "Cannot reach the server: check your connection, or wait for the server to be back, then try again. The stop may not have reached the server: the phase above says whether the task is being stopped; pressing Stop again is safe. Dismiss";
+    let said = "Cannot reach the server: check your connection, or wait for the server to be back, then try again. The stop may not have reached the server: the task's phase says whether it is being stopped; pressing Stop again is safe. Dismiss";
     assert_eq!(
         find(&host, "[data-testid='action-lost']")
             .text_content()
@@ -9113,11 +9113,20 @@ async fn a_stop_whose_answer_was_lost_stays_said_over_the_polls() {
     );
     find(&host, "[data-testid='action-lost-dismiss']").click();
     leptos::task::tick().await;
-    assert!(
+    let said_lost = || {
         host.query_selector("[data-testid='action-lost']")
             .unwrap()
-            .is_none()
-    );
+            .is_some()
+    };
+    assert!(!said_lost());
+    // Lost again, but done: the task read at once says it is being stopped, and the note
+    // goes, which said "pressing Stop again is safe" beside a greyed Stop (recheck).
+    stop_confirmed(&host).await;
+    fail_fetch("/stop");
+    until("the loss said", said_lost).await;
+    answer_next_poll_with(&t1_stopping(0), &stopping_events(0)).await;
+    until("the note gone with the stop seen", || !said_lost()).await;
+    assert_eq!(shown_phase(&host), "Stopping");
     finish(handle, &host, &address);
 }
 

@@ -1640,11 +1640,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.lost.share",
-        "A link may have been made: Manage links lists the task's links, each with its Revoke.",
+        "A link may have been made: look in Manage links before pressing Share again, which makes another.",
     ),
     (
         "ui.detail.lost.stop",
-        "The stop may not have reached the server: the phase above says whether the task is being stopped; pressing Stop again is safe.",
+        "The stop may not have reached the server: the task's phase says whether it is being stopped; pressing Stop again is safe.",
     ),
     ("ui.detail.made_from#clone", "Cloned from"),
     ("ui.detail.made_from#resubmit", "Resubmitted from"),
@@ -2443,7 +2443,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.quota_held#outside",
-        "{held} of your quota for {spec} is in use now by use the platform counts outside Berth, which Berth cannot end; ask your administrator if it should not be.",
+        "{held} of your quota for {spec} is in use now, all of it counted by the platform outside Berth, which Berth cannot end; ask your administrator if it should not be.",
     ),
     ("ui.form.plan.replicas", "{replicas} replicas · pool {pool}"),
     (

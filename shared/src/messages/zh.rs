@@ -1428,11 +1428,11 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.detail.lost.share",
-        "可能已生成了链接：“管理链接”列出该任务的所有链接，每个都可撤销。",
+        "可能已生成了链接：再次点击“分享”会另生成一个，请先在“管理链接”中查看。",
     ),
     (
         "ui.detail.lost.stop",
-        "停止请求可能未送达服务器：请查看上方的阶段是否显示正在停止；再次点击“停止”是安全的。",
+        "停止请求可能未送达服务器：任务的阶段会显示是否正在停止；再次点击“停止”是安全的。",
     ),
     ("ui.detail.made_from#clone", "克隆自"),
     ("ui.detail.made_from#resubmit", "重提自"),
@@ -2154,7 +2154,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "ui.form.plan.quota_held#outside",
-        "您在 {spec} 的配额中已有 {held} 被平台计入的 Berth 之外的用量占用，Berth 无法结束这部分用量；如有疑问，请联系管理员。",
+        "您在 {spec} 的配额中已有 {held} 正在使用，全部为平台计入的 Berth 之外的用量，Berth 无法结束这部分用量；如有疑问，请联系管理员。",
     ),
     ("ui.form.plan.replicas", "{replicas} 个副本 · 资源池 {pool}"),
     (
