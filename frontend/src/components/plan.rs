@@ -204,14 +204,7 @@ fn outcome(
             let why = match outside {
                 Some((alone, key)) => {
                     let why = reason(alone.to_message(), lang, name);
-                    // Fewer workers start now, offered below: named before the
-                    // administrators (novice explorer: "ask the cluster's administrators"
-                    // stood above a one-press fix).
-                    let key = match key {
-                        "queue.outside_berth" if advice.fewer => "queue.outside_berth#fewer",
-                        key => key,
-                    };
-                    text(lang, key, &[("reason", why)])
+                    text(lang, advice.outside_key(key), &[("reason", why)])
                 }
                 None => reason(why.to_message(), lang, name),
             };
@@ -319,6 +312,16 @@ impl Advice {
                 fewer,
             }
         })
+    }
+
+    /// The words `key` of a wait for capacity outside Berth, where fewer workers would
+    /// start it now (offered below): those that name them before the administrators
+    /// (novice explorer: "ask the cluster's administrators" stood above a one-press fix).
+    fn outside_key(self, key: &'static str) -> &'static str {
+        match key {
+            "queue.outside_berth" if self.fewer => "queue.outside_berth#fewer",
+            key => key,
+        }
     }
 
     /// `said`, the words of the blocked verdict `key`, with the ways out it names.
@@ -952,7 +955,7 @@ pub fn PlanView(
                                     // tasks running: the row said another cause below it
                                     // (coordinator explorer).
                                     (Some(_), Some((alone, key))) => {
-                                        let why = text(l, key, &[("reason", reason(alone.to_message(), l, &name))]);
+                                        let why = text(l, advice.get().outside_key(key), &[("reason", reason(alone.to_message(), l, &name))]);
                                         text(l, "ui.form.plan.verdict.queue", &[("reason", why)])
                                     }
                                     (Some(c), None) => verdict(c, used, l, &name),

@@ -3082,6 +3082,12 @@ async fn a_wait_for_capacity_outside_berth_is_said_so_before_the_submit() {
         "{outcome}"
     );
     assert!(form.find("[data-testid='fewer-workers']").is_some());
+    // The used spec's row says the same (recheck: it named the administrators first).
+    let row = form
+        .find("[data-testid='verdicts'] li.used")
+        .and_then(|li| li.text_content())
+        .unwrap_or_default();
+    assert!(row.contains("fewer workers start now (below)"), "{row}");
     drop(form);
     // Berth's task takes a third whole node too: two of the four fit now, three would
     // with none of Berth's tasks running, which is what the wait is said by (explorer:
