@@ -206,6 +206,9 @@ pub fn TaskForm(
     // greyed "Submitting…" alone stood for up to 30 s (network explorer).
     let slow = RwSignal::new(false);
     let sends = StoredValue::new(0u32);
+    // Started over while a submit was out: a lost answer is then no draft's to submit
+    // again, and "submitting again is safe" stood on a blank form (recheck).
+    let cleared_while_out = RwSignal::new(false);
     // Focus moved after an answer stays in this form: a portal may hold two.
     // `try_`: the answer may come after the form is gone (the user moved on).
     let this_form = move || form_ref.try_get_untracked().flatten().map(Into::into);
@@ -338,6 +341,7 @@ pub fn TaskForm(
         };
         remember(&key);
         sent_differs.set(None);
+        cleared_while_out.set(false);
         submitting.set(true);
         sends.update_value(|n| *n = n.wrapping_add(1));
         let this_send = sends.get_value();
@@ -416,6 +420,9 @@ pub fn TaskForm(
     };
     let start_over = move |_| {
         back_to_start();
+        if submitting.get_untracked() {
+            cleared_while_out.set(true);
+        }
         autosave.restart();
         cx.server.set(None);
         cx.show_all(false);
@@ -557,11 +564,12 @@ pub fn TaskForm(
             // a careful user unsure whether that makes a second (slow-link explorer).
             {move || banner.get().map(|err| {
                 // A gateway's error may come after Berth made the task (network explorer).
-                let safe = matches!(err, api::ClientError::Network(api::Unreached::Silent { from_other_site: None } | api::Unreached::Said(_) | api::Unreached::Gateway(_)));
+                let lost = matches!(err, api::ClientError::Network(api::Unreached::Silent { from_other_site: None } | api::Unreached::Said(_) | api::Unreached::Gateway(_)));
+                let after = lost.then(|| if cleared_while_out.get_untracked() { "ui.form.submit_lost_cleared" } else { "ui.form.submit_again_safe" });
                 view! {
                     <p class="banner error" role="alert" data-testid="submit-error" tabindex="-1">
                         {move || err.localized(cx.lang())}
-                        {safe.then(|| view! { " " {move || cx.text("ui.form.submit_again_safe")} })}
+                        {after.map(|key| view! { " " {move || cx.text(key)} })}
                     </p>
                 }
             })}

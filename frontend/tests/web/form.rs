@@ -6008,6 +6008,49 @@ async fn a_slow_submit_says_it_waits() {
     crate::forget_drafts();
 }
 
+/// A form started over while its submit was out, whose answer is then lost, says a task
+/// may have been made of the draft as it was, not "submitting again is safe" on a blank
+/// form (recheck).
+#[wasm_bindgen_test]
+async fn a_lost_answer_after_a_start_over_says_a_task_may_have_been_made() {
+    let form = example_named("cleared-one").await;
+    js_sys::eval(
+        r#"window.__beforeLoss = window.fetch;
+           window.fetch = (input, init) => {
+             if ((((init && init.method) || input.method) === "POST")
+                 && String(input.url || input).endsWith("/api/v1/tasks"))
+               return new Promise((resolve, reject) => { window.__loseSubmit = reject; });
+             return window.__beforeLoss(input, init);
+           };"#,
+    )
+    .unwrap();
+    form.click("submit").await;
+    crate::pages::until("the submit out", || {
+        js_sys::eval("typeof window.__loseSubmit === 'function'")
+            .unwrap()
+            .as_bool()
+            .unwrap()
+    })
+    .await;
+    form.click("start-over").await;
+    form.click("confirm-start-over-yes").await;
+    js_sys::eval("window.__loseSubmit(new TypeError('Failed to fetch'))").unwrap();
+    crate::pages::until("the loss said", || {
+        form.find("[data-testid='submit-error']").is_some()
+    })
+    .await;
+    js_sys::eval(
+        "window.fetch = window.__beforeLoss; delete window.__beforeLoss; delete window.__loseSubmit;",
+    )
+    .unwrap();
+    assert_eq!(
+        form.text("submit-error"),
+        "Cannot reach the server: check your connection, or wait for the server to be back, then try again. The form was cleared while that submit was out: it may have made a task of the draft as it was; see the task list."
+    );
+    drop(form);
+    crate::forget_drafts();
+}
+
 /// A submit whose answer was lost (the connection cut after the server made the task),
 /// then the draft edited and submitted, in one page: the edit goes once with the lost
 /// submit's key, as after a reload, so the task it made is said rather than a second

@@ -2607,6 +2607,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{errors} to fix first: each finding above takes you to its field.",
     ),
     (
+        "ui.form.submit_lost_cleared",
+        "The form was cleared while that submit was out: it may have made a task of the draft as it was; see the task list.",
+    ),
+    (
         "ui.form.submit_waiting",
         "Waiting for the server's answer, for up to 30 s: waiting is safe, and the task is not made twice.",
     ),

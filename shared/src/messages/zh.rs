@@ -2287,6 +2287,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "还有 {errors}需先修正：点上方的每条校验结果即可跳到对应字段。",
     ),
     (
+        "ui.form.submit_lost_cleared",
+        "该提交发出后表单已被清空：它可能已按当时的草稿创建了任务，请查看任务列表。",
+    ),
+    (
         "ui.form.submit_waiting",
         "正在等待服务器应答（最长 30 秒）：等待是安全的，任务不会重复创建。",
     ),
