@@ -698,7 +698,7 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
 #[wasm_bindgen_test]
 async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
-    assert!(form.find("[data-testid='name-fix']").is_none());
+    assert!(form.test_id("name-fix").hidden());
     form.type_in("basic.name_prefix", "My ResNet_基线 2").await;
     sleep(50).await;
     assert_eq!(form.text("name-fix"), "Use “my-resnet-2”");
@@ -721,7 +721,7 @@ async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
         Some("basic.name_prefix")
     );
     assert_eq!(form.codes_at("basic.name_prefix"), Vec::<String>::new());
-    assert!(form.find("[data-testid='name-fix']").is_none());
+    assert!(form.test_id("name-fix").hidden());
     // A prefix too long for the task is offered its start.
     form.type_in("basic.name_prefix", &"a".repeat(60)).await;
     sleep(50).await;
@@ -731,7 +731,7 @@ async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
     form.type_in("basic.name_prefix", "实验").await;
     sleep(50).await;
     assert_ne!(form.codes_at("basic.name_prefix"), Vec::<String>::new());
-    assert!(form.find("[data-testid='name-fix']").is_none());
+    assert!(form.test_id("name-fix").hidden());
 }
 
 /// A replica larger than any node has free now, which no count of workers mends, is told
