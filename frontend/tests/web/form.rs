@@ -662,16 +662,7 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     assert_eq!(form.submitted().await.compute.workers, 1);
     verdict_starts(&form, "Starts now");
     assert!(!offered(&form));
-    let focused = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .active_element()
-        .unwrap();
-    assert_eq!(
-        focused.get_attribute("name").as_deref(),
-        Some("compute.workers")
-    );
+    assert_eq!(focused_name().as_deref(), Some("compute.workers"));
     drop(form);
 
     // On demand, 8 A100s a replica: free nodes hold 3 of 4 replicas now, so 2 workers.
@@ -710,16 +701,7 @@ async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
     sleep(50).await;
     assert_eq!(form.submitted().await.basic.name_prefix, "my-resnet-2");
     // The keyboard goes on in the box, not at the page's top (recheck).
-    let focused = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .active_element()
-        .unwrap();
-    assert_eq!(
-        focused.get_attribute("name").as_deref(),
-        Some("basic.name_prefix")
-    );
+    assert_eq!(focused_name().as_deref(), Some("basic.name_prefix"));
     assert_eq!(form.codes_at("basic.name_prefix"), Vec::<String>::new());
     assert!(form.test_id("name-fix").hidden());
     // A prefix too long for the task is offered its start.
@@ -775,6 +757,7 @@ async fn a_replica_too_large_for_what_is_free_is_told_the_most_units_that_would_
     form.click("fewer-units-use").await;
     sleep(50).await;
     assert_eq!(form.submitted().await.compute.units_per_node, 2);
+    assert_eq!(focused_name().as_deref(), Some("compute.units_per_node"));
     let said = form.text("outcome");
     assert!(said.starts_with("Starts now"), "{said}");
     assert!(form.find("[data-testid='fewer-units']").is_none());
