@@ -146,11 +146,8 @@ pub fn Page(
             view! { <pages::task_new::NewTaskPage session=session.clone() shared=Some(token) /> }
                 .into_any()
         }
+        // Titled by the page, with the task's phase once read.
         Route::Detail(id) => {
-            let name = id.clone();
-            pages::title_page(move |lang| {
-                Some(lang.text_with("ui.detail.title", &[("name", name.clone())]))
-            });
             view! { <pages::task_detail::TaskDetailPage id session=session.clone() /> }.into_any()
         }
         // Titled by the page once the task is read: its name is not in the address.

@@ -427,11 +427,38 @@ pub fn TaskDetailPage(
     // The panels are built once the task has loaded, not at each poll: the log stream,
     // the tag draft and the focus survive a refresh.
     let loaded = Memo::new(move |_| task.with(Option::is_some));
+    // The tab says the phase too: a tab left open tells how its task is.
+    super::title_page(move |lang| {
+        let name = id.get_value();
+        let phase = task
+            .with(|t| t.as_ref().map(|t| t.task.phase))
+            .filter(|_| gone.with(Option::is_none));
+        Some(match phase {
+            Some(phase) => {
+                let phase = if stopping.get() {
+                    lang.text("ui.phase.stopping")
+                } else {
+                    super::phase_label(lang.get(), phase)
+                };
+                lang.text_with("ui.detail.title#phase", &[("name", name), ("phase", phase)])
+            }
+            None => lang.text_with("ui.detail.title", &[("name", name)]),
+        })
+    });
     view! {
         <section class="task-detail" aria-labelledby="detail-title">
             <p class="back"><Link to=Route::List href=crate::nav::list_href() test_id="back">{crate::i18n::tr("ui.detail.back")}</Link></p>
             <h1 id="detail-title" data-testid="detail-title">
                 {move || lang.text_with("ui.detail.title", &[("name", id.get_value())])}
+                // Beside the name, on the first screen: at 200 % the status detail's phase
+                // was two screens down, under a green "created", and a task that had
+                // failed at once read as running (low-vision explorer).
+                {move || (loaded.get() && gone.with(Option::is_none)).then(|| view! {
+                    " "
+                    <span data-testid="title-phase">
+                        <PhaseBadge phase=Signal::derive(move || task.with(|t| t.as_ref().map_or(TaskPhase::Queued, |t| t.task.phase))) stopping />
+                    </span>
+                })}
             </h1>
             // Said into a status line already in the page, a moment after it: a line
             // that comes with the page is not announced, and the focus is on the page.
@@ -3324,9 +3351,25 @@ pub(crate) fn Logs(
                 <span role="status">{move || if !started.get() || closed.get() {
                     None
                 } else if following.get() {
-                    Some(lang.text("ui.detail.following"))
+                    // Which attempt, once there are several: the box goes on to the next
+                    // by itself, its picker off screen at 200 % (low-vision explorer: the
+                    // log was swapped without a word).
+                    Some(match attempts.get() {
+                        n if n > 1 => lang.text_with("ui.detail.following#attempt", &[
+                            ("attempt", attempt.get().unwrap_or(n).to_string()),
+                        ]),
+                        _ => lang.text("ui.detail.following"),
+                    })
                 } else if ended.get() {
-                    Some(lang.text("ui.detail.follow_ended"))
+                    // The latest attempt's end is not the task's while it waits to run
+                    // again: "its log will not grow" read as the task over (same explorer).
+                    let again = attempt.get().is_none()
+                        && view.with(|v| matches!(v.task.phase, TaskPhase::Retrying | TaskPhase::Queued));
+                    Some(if again {
+                        lang.text_with("ui.detail.follow_ended#again", &[("attempt", attempts.get().to_string())])
+                    } else {
+                        lang.text("ui.detail.follow_ended")
+                    })
                 } else if broken.get() {
                     Some(lang.text("ui.detail.follow_broken"))
                 } else if !over.get() {

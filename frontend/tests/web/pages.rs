@@ -7932,6 +7932,60 @@ async fn a_followed_log_goes_on_with_the_next_attempt() {
     finish(handle, &host, &address);
 }
 
+/// A followed log whose attempt ends while its task waits to run again says so, and its
+/// follow of the next attempt names that attempt (low-vision explorer: "its log will not
+/// grow" read as the task over, then the next attempt's log came in its place without a
+/// word, the attempt picker off screen at 200 %).
+#[wasm_bindgen_test]
+async fn a_followed_log_says_its_task_runs_again_and_which_attempt_it_follows() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    fake_event_source();
+    find(&host, "[data-testid='log-follow']").click();
+    leptos::task::tick().await;
+    let state = || all_text(&host, "[data-testid='log-state'] [role='status']").concat();
+    let waiting = task("t1", TaskPhase::Retrying, TaskType::PyTorchJob);
+    answer_next_poll_with(&serde_json::to_string(&waiting).unwrap(), "[]").await;
+    until("the wait read", || {
+        all_text(&host, "[data-testid='title-phase']") == ["Retrying"]
+    })
+    .await;
+    js_sys::eval("window.__source.on_end(new MessageEvent('end', { data: 'ended' }))").unwrap();
+    leptos::task::tick().await;
+    let ended = state();
+    let mut second = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    second.task.attempts = 2;
+    answer_next_poll_with(&serde_json::to_string(&second).unwrap(), "[]").await;
+    js_sys::eval("window.__source.onopen && window.__source.onopen(new Event('open'))").unwrap();
+    until("the second attempt followed", || {
+        state() == "Following attempt 2's log live…"
+    })
+    .await;
+    real_event_source();
+    finish(handle, &host, &address);
+    assert_eq!(
+        ended,
+        "Attempt 1 has ended. The task runs again: its next attempt's log follows here once it starts."
+    );
+}
+
+/// The task's phase stands beside its name in the heading and in the tab's title, on the
+/// first screen (low-vision explorer: at 200 % the status detail's phase was two screens
+/// down, under a green "created", and a task that had failed at once read as running).
+#[wasm_bindgen_test]
+async fn the_tasks_phase_stands_beside_its_name_and_in_the_tab() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page_in(TaskPhase::Failed).await;
+    until_found(&host, "the heading's phase", "[data-testid='title-phase']").await;
+    let heading = find(&host, "[data-testid='detail-title']")
+        .text_content()
+        .unwrap();
+    let title = web_sys::window().unwrap().document().unwrap().title();
+    finish(handle, &host, &address);
+    assert_eq!(heading, "Task t1 Failed");
+    assert_eq!(title, "Task t1: Failed — Berth");
+}
+
 /// While a replica's failure ends its attempt, the page says so where "Why it failed"
 /// then stands, and marks the replica, though the task still runs (hung-job explorer: for
 /// the grace it read running, as if nothing had happened).
@@ -11270,6 +11324,31 @@ fn framed_host(width: u32) -> (HtmlElement, web_sys::Element) {
     let host: HtmlElement = inner.create_element("div").unwrap().unchecked_into();
     inner.body().unwrap().append_child(&host).unwrap();
     (host, frame)
+}
+
+/// On a phone's width (320 CSS px, as at 400 % zoom) each value of the status detail stands
+/// under its label, whole words on the window's width; wider, beside it (low-vision
+/// explorer: beside the widest Chinese label 75 px were left, "PyTorchJo/b" and a time
+/// over four lines).
+#[wasm_bindgen_test]
+async fn the_status_details_values_stand_under_their_labels_on_a_phone() {
+    let view = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
+    let mut seen = Vec::new();
+    for width in [320, 640] {
+        let address = fresh_page();
+        let (host, frame) = framed_host(width);
+        let (host, handle) = mount_detail_page_into(host, &view, ("[]", 0), ("[]", 0)).await;
+        until_found(&host, "the status", ".status-detail dl").await;
+        crate::after_paint().await;
+        let dt = find(&host, ".status-detail dt").get_bounding_client_rect();
+        let dd = find(&host, ".status-detail dd").get_bounding_client_rect();
+        seen.push((width, dd.left() - dt.left(), dd.top() >= dt.bottom() - 0.5));
+        finish(handle, &host, &address);
+        frame.remove();
+    }
+    assert_eq!(seen[0].1, 0.0, "under its label: {seen:?}");
+    assert!(seen[0].2, "below it: {seen:?}");
+    assert!(seen[1].1 > 0.0 && !seen[1].2, "beside it: {seen:?}");
 }
 
 /// A word with nowhere to break, a webhook's address in an alert event, wraps in its

@@ -1575,7 +1575,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.follow_ended",
         "The attempt has ended: its log will not grow.",
     ),
+    (
+        "ui.detail.follow_ended#again",
+        "Attempt {attempt} has ended. The task runs again: its next attempt's log follows here once it starts.",
+    ),
     ("ui.detail.following", "Following the log live…"),
+    (
+        "ui.detail.following#attempt",
+        "Following attempt {attempt}'s log live…",
+    ),
     ("ui.detail.group", "Project group"),
     ("ui.detail.loading", "Loading the task…"),
     ("ui.detail.log_filter", "Lines containing"),
@@ -1899,6 +1907,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.timeline", "Timeline"),
     ("ui.detail.title", "Task {name}"),
+    ("ui.detail.title#phase", "Task {name}: {phase}"),
     ("ui.detail.to_log", "Read its log"),
     ("ui.detail.took", "for {duration}"),
     ("ui.detail.type", "Type"),
@@ -2590,6 +2599,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "Instance specs: number {rank} by priority, the one the task would use",
     ),
     ("ui.form.specs.up", "Move spec {rank} up"),
+    (
+        "ui.form.specs.used_mark",
+        "✓ The spec the task would use, whether it starts now or waits in the queue",
+    ),
     ("ui.form.stability_any", "Any level"),
     ("ui.form.start_over", "Start over"),
     (

@@ -1372,7 +1372,15 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "实时日志在本次运行结束前中断。点击“实时跟踪”可继续跟踪，点击“刷新”读取一次。",
     ),
     ("ui.detail.follow_ended", "本次运行已结束，日志不会再增加。"),
+    (
+        "ui.detail.follow_ended#again",
+        "第 {attempt} 次运行已结束。任务将再次运行：下一次运行开始后，它的日志会接着显示在这里。",
+    ),
     ("ui.detail.following", "正在实时跟踪日志…"),
+    (
+        "ui.detail.following#attempt",
+        "正在实时跟踪第 {attempt} 次运行的日志…",
+    ),
     ("ui.detail.group", "项目组"),
     ("ui.detail.loading", "正在加载任务…"),
     ("ui.detail.log_filter", "仅显示包含以下内容的行"),
@@ -1662,6 +1670,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.detail.timeline", "生命周期时间线"),
     ("ui.detail.title", "任务 {name}"),
+    ("ui.detail.title#phase", "任务 {name}：{phase}"),
     ("ui.detail.to_log", "查看日志"),
     ("ui.detail.took", "历时 {duration}"),
     ("ui.detail.type", "任务类型"),
@@ -2270,6 +2279,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "实例规格：优先级第 {rank} 位，任务将使用此规格",
     ),
     ("ui.form.specs.up", "将实例规格第 {rank} 项上移"),
+    (
+        "ui.form.specs.used_mark",
+        "✓ 任务将使用的规格（无论立即启动还是排队等待）",
+    ),
     ("ui.form.stability_any", "任意等级"),
     ("ui.form.start_over", "重新填写"),
     (
