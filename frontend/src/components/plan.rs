@@ -671,18 +671,26 @@ pub fn PlanView(
         .of("berth-plan-title");
     let labelled = title.clone();
     let heading = NodeRef::<leptos::html::H2>::new();
+    let panel = NodeRef::<leptos::html::Section>::new();
     view! {
         // The verdict again, in a form too narrow for the panel beside the fields
         // (form.css): kept in sight at the window's foot while the compute fields are,
         // where the panel stands below them (at 150% zoom on a laptop, two screens below
         // the workers box: narrow-screen explorer). Unheard: the live region says it.
         // Whole on hover, where two lines cut it short (form.css).
-        <p class=move || headline.with(|(class, _)| format!("plan-bar {class}")) aria-hidden="true" data-testid="plan-bar" title=said>{said}</p>
+        // Pressed, it brings the panel, where the verdict is whole (low-vision explorer:
+        // cut to a line at 200 %, whole only in a title a mouse must rest on).
+        <p class=move || headline.with(|(class, _)| format!("plan-bar {class}")) aria-hidden="true" data-testid="plan-bar" title=said
+            on:click=move |_| {
+                if let Some(panel) = panel.get_untracked() {
+                    let _ = panel.focus();
+                }
+            }>{said}</p>
         // A stop of the keyboard's: where it stands below the fields (200% zoom), Tab
         // from the last compute field brought nothing of it into view, and no control
         // in it is there to take the focus (keyboard explorer); beside them, it is a box
         // that scrolls, which a keyboard scrolls only once it has the focus.
-        <section class="plan" tabindex="0" aria-labelledby=labelled data-testid="plan"
+        <section class="plan" tabindex="0" aria-labelledby=labelled data-testid="plan" node_ref=panel
             on:focus=move |_| heading_in_view(heading)>
             <h2 id=title node_ref=heading>{move || text(lang.get(), "ui.form.plan.title", &[])}</h2>
             <p class="visually-hidden" aria-live="polite" data-testid="outcome-said">{move || heard.get()}</p>

@@ -118,10 +118,13 @@ fn LaunchExample() -> impl IntoView {
                 }>{move || cx.text("ui.form.launch_example_use")}</button>
             }
         });
+        let said = cx.id("launch-example-text");
         Some(view! {
             <div class="note launch-example" data-testid="launch-example">
-                <p>{move || cx.text("ui.form.launch_example")}</p>
-                <pre>{example}</pre>
+                <p id=said.clone()>{move || cx.text("ui.form.launch_example")}</p>
+                // Scrolled by the keyboard too, as the previews are: at 320 CSS px its
+                // lines' ends were cut (low-vision explorer).
+                <pre tabindex="0" aria-labelledby=said>{example}</pre>
                 {take}
             </div>
         })

@@ -218,7 +218,8 @@ pub fn SpecsEditor() -> impl IntoView {
                             // which forced colours take away (low-vision explorer); in room kept
                             // for it, so no row moves as the plan's choice does. Said in the
                             // select's name (keyboard explorer: heard nowhere in the list).
-                            <span class="rank" aria-hidden="true">{i + 1}<span class="used-tick" data-testid="spec-used">{move || used().then_some("✓")}</span></span>
+                            <span class="rank" aria-hidden="true">{i + 1}<span class="used-tick" data-testid="spec-used"
+                                title=move || used().then(|| cx.text("ui.form.specs.used_mark"))>{move || used().then_some("✓")}</span></span>
                             // Each row's label repeats the list's: its name says which row, after
                             // the label's own words (the name a voice user speaks).
                             // A spec a switch of pool or instance type left here is named as

@@ -404,6 +404,39 @@ async fn submit_with_errors_says_why_and_takes_the_focus_to_them() {
     assert!(!form.submit_disabled());
 }
 
+/// Beside the errors' count, Submit and Start over keep their words on one line, and the
+/// count goes below them where there is no room beside them (low-vision explorer: "新/建"
+/// and "重新填/写", a character a line, at 200 % in Chinese).
+#[wasm_bindgen_test]
+async fn the_forms_buttons_keep_their_words_on_one_line_beside_the_errors_count() {
+    let style = form_style();
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    form.click("lang-zh").await;
+    let heights =
+        || ["submit", "start-over"].map(|b| form.test_id(b).get_bounding_client_rect().height());
+    let one_line = heights();
+    form.type_in("environment.env[0].name", "3BAD").await;
+    let mut seen = Vec::new();
+    for width in ["640px", "320px"] {
+        form.host.style().set_property("width", width).unwrap();
+        crate::after_paint().await;
+        let why = form.test_id("submit-why").get_bounding_client_rect();
+        let submit = form.test_id("submit").get_bounding_client_rect();
+        seen.push((width, heights(), why.top() >= submit.bottom(), why.width()));
+    }
+    form.host.style().remove_property("width").unwrap();
+    form.click("lang-en").await;
+    drop(form);
+    style.remove();
+    for (width, heights, below, why_width) in seen {
+        assert_eq!(heights, one_line, "at {width}");
+        // At 320 the count stands below, the form's width its own.
+        if width == "320px" {
+            assert!(below && why_width > 200.0, "{why_width}");
+        }
+    }
+}
+
 /// An input method's composition (pinyin) is not checked until its words come: the
 /// half-typed `exp-shi'yan` was refused and spoken mid-word (IME explorer). The
 /// words, once committed, are checked as any typed text.
@@ -777,6 +810,18 @@ async fn a_command_that_would_train_alone_is_shown_a_torchrun_launch() {
     assert_eq!(
         form.codes_at("environment.command"),
         ["command.distributed_env_unused"]
+    );
+    // Scrolled by the keyboard, named by its words (low-vision explorer: at 320 CSS px
+    // its lines' ends were cut, and it took no focus).
+    let pre = form.find("[data-testid='launch-example'] pre").unwrap();
+    assert_eq!(pre.get_attribute("tabindex").as_deref(), Some("0"));
+    let named_by = pre.get_attribute("aria-labelledby").unwrap();
+    assert!(
+        document()
+            .get_element_by_id(&named_by)
+            .and_then(|p| p.text_content())
+            .is_some_and(|t| t.starts_with("Each replica runs this command")),
+        "{named_by}"
     );
     // 2 units of a100-1g per replica: 2 GPUs.
     let example = form.text("launch-example");
@@ -3217,6 +3262,15 @@ async fn the_spec_used_is_marked_by_a_sign_in_its_row() {
             .as_deref(),
         Some("Instance specs: number 1 by priority, the one the task would use")
     );
+    // And to the eye, where the pointer rests on it, what it means whether the task
+    // starts or queues (low-vision explorer: "1 ✓" on a row that would queue read as OK).
+    assert_eq!(
+        form.find("[data-testid=spec-used]")
+            .unwrap()
+            .get_attribute("title")
+            .as_deref(),
+        Some("✓ The spec the task would use, whether it starts now or waits in the queue")
+    );
     // In a narrow form the select stays beside its rank, on the row's first line (the
     // rank's room broke each row into three lines: regression sweep).
     form.host.style().set_property("width", "560px").unwrap();
@@ -4884,6 +4938,63 @@ async fn a_form_in_a_scrolling_box_keeps_the_box_being_typed_in_its_place() {
         "the box stays in its frame: {at} then {now}"
     );
     assert_eq!(window_now, window_at, "the window behind stays");
+}
+
+/// In a short window (a 1280 × 800 laptop at 200 %, 340 to 400 CSS px tall with the
+/// browser's bars) the verdict's bar still stands at the window's foot, one line; shorter
+/// still (400 %) it stands in place (low-vision explorer: under 400 px it stood in place,
+/// two screens below the workers box). Drawn by form.css in a frame of those heights.
+#[wasm_bindgen_test]
+async fn a_short_window_keeps_the_verdict_at_its_foot_on_one_line() {
+    let window = web_sys::window().unwrap();
+    js_sys::Reflect::set(
+        &window,
+        &"__formCss".into(),
+        &include_str!("../../../public/form.css").into(),
+    )
+    .unwrap();
+    let measured = js_sys::eval(
+        r#"(async () => {
+            const frame = document.createElement('iframe');
+            frame.style.cssText = 'width: 640px; height: 340px; border: 0';
+            document.body.appendChild(frame);
+            const doc = frame.contentDocument;
+            const style = doc.createElement('style');
+            style.textContent = window.__formCss;
+            doc.head.appendChild(style);
+            doc.body.innerHTML = '<form class="task-form"><div class="compute-row"><div style="height: 3000px"></div>'
+              + '<p class="plan-bar">Cannot start: every spec is over your remaining quota; the errors say by how much. '
+              + 'Ask for less (fewer workers), or add a spec that is within your quota.</p></div></form>';
+            const painted = () => new Promise((r) => frame.contentWindow.requestAnimationFrame(() => setTimeout(r, 0)));
+            await painted();
+            const bar = doc.querySelector('.plan-bar');
+            const look = () => {
+              const css = frame.contentWindow.getComputedStyle(bar);
+              const line = parseFloat(css.fontSize) * 1.4;
+              return [css.position, Math.round(bar.clientHeight / line * 10) / 10, Math.round(bar.getBoundingClientRect().bottom)];
+            };
+            const short = look();
+            frame.style.height = '280px';
+            await painted();
+            const shorter = look();
+            frame.remove();
+            return JSON.stringify([short, shorter]);
+        })()"#,
+    )
+    .unwrap();
+    let measured = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(measured))
+        .await
+        .unwrap()
+        .as_string()
+        .unwrap();
+    let [short, shorter]: [(String, f64, f64); 2] = serde_json::from_str(&measured).unwrap();
+    assert_eq!(short.0, "sticky", "{measured}");
+    assert!(short.1 <= 1.0, "one line: {measured}");
+    assert!(
+        short.2 <= 340.0 && short.2 > 320.0,
+        "at the window's foot: {measured}"
+    );
+    assert_eq!(shorter.0, "static", "{measured}");
 }
 
 /// In a form too narrow for the plan beside the fields (the test window's 800 px, as at
