@@ -5081,6 +5081,17 @@ async fn a_narrow_form_keeps_the_verdict_in_sight_of_the_compute_fields() {
             foot.top()
         );
     }
+    // Pressed, it brings the panel, where the verdict is whole (low-vision explorer: cut
+    // to a line at 200 %, whole only in a title a mouse must rest on).
+    bar.click();
+    crate::after_paint().await;
+    assert_eq!(document().active_element(), Some(plan.clone().into()));
+    let heading = plan.query_selector("h2").unwrap().unwrap();
+    assert!(
+        heading.get_bounding_client_rect().top() >= 0.0
+            && heading.get_bounding_client_rect().bottom() <= height,
+        "the panel's heading in view"
+    );
     form.host.style().set_property("width", &wide).unwrap();
     // Back at the form's top, far from the compute fields: out of sight.
     window.scroll_to_with_x_and_y(0.0, 0.0);
