@@ -8185,7 +8185,7 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
         ask_for_the_task_again(&host).await;
         answer_fetch("tasks/t1?", &serde_json::to_string(&retried).unwrap());
         until("the next attempt followed", || {
-            state() == "正在实时跟踪日志…"
+            state() == "正在实时跟踪第 2 次运行的日志…"
         })
         .await;
         assert!(failure(), "nothing heard from the server yet");
@@ -8194,7 +8194,7 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
             "its opening" => {
                 js_sys::eval("window.__source.onopen(new Event('open'))").unwrap();
                 leptos::task::tick().await;
-                assert_eq!(state(), "正在实时跟踪日志…");
+                assert_eq!(state(), "正在实时跟踪第 2 次运行的日志…");
             }
             "a chunk" => {
                 js_sys::eval(
@@ -8202,7 +8202,7 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
                 )
                 .unwrap();
                 leptos::task::tick().await;
-                assert_eq!(state(), "正在实时跟踪日志…");
+                assert_eq!(state(), "正在实时跟踪第 2 次运行的日志…");
             }
             // A replica with no output says nothing until its attempt's end.
             "its end" => {
