@@ -2732,6 +2732,10 @@ pub(crate) fn Logs(
     let attempt = RwSignal::new(None::<u32>);
     // The reader picked a replica: the page no longer picks one for them.
     let picked = StoredValue::new(false);
+    // The page moved the box to the replica that failed the task, which the box's line
+    // says until the reader picks one (low-vision explorer: the log changed without a
+    // word, the picker off screen at 200 %).
+    let moved_to_failed = RwSignal::new(false);
     // A task that fails while its page is open goes to the replica whose end failed it,
     // as a page opened after the failure does, unless the reader picked one: under "Why
     // it failed" the master's healthy log stood (cloud-console explorer).
@@ -2746,8 +2750,10 @@ pub(crate) fn Logs(
             && !picked.get_value()
             && latest
             && let Some(r) = now.filter(|r| failed() == Some(*r))
+            && replica.get_untracked() != r
         {
             replica.set(r);
+            moved_to_failed.set(true);
         }
         now
     });
@@ -3247,6 +3253,7 @@ pub(crate) fn Logs(
                     <span>{move || lang.text(if view.with(|v| v.task.spec.basic.task_type == Some(TaskType::PyTorchJob)) { "ui.detail.replica#rank" } else { "ui.detail.replica" })}</span>
                     <select data-testid="log-replica" disabled=move || !started.get() aria-describedby=not_yet on:change=move |ev| {
                         picked.set_value(true);
+                        moved_to_failed.set(false);
                         replica.set(event_target_value(&ev).parse().unwrap_or(0));
                     }>
                         {move || replicas.with(|logs| replica_labels(lang.get(), logs)).into_iter().map(|(r, label)| {
@@ -3348,6 +3355,14 @@ pub(crate) fn Logs(
                     };
                     view! { <span data-testid="log-filter-count">{said}</span> " " }
                 })}
+                <span role="status" data-testid="log-moved">{move || moved_to_failed.get().then(|| {
+                    let shown = replica.get();
+                    let label = replicas.with(|logs| replica_labels(lang.get(), logs))
+                        .into_iter()
+                        .find_map(|(r, label)| (r == shown).then_some(label))
+                        .unwrap_or_else(|| shown.to_string());
+                    format!("{} ", lang.text_with("ui.detail.log_moved_to_failed", &[("replica", label)]))
+                })}</span>
                 <span role="status">{move || if !started.get() || closed.get() {
                     None
                 } else if following.get() {

@@ -7832,6 +7832,24 @@ async fn a_task_failing_while_watched_goes_to_the_failed_replicas_log() {
         sleep(100).await;
         let expected = if picked { "0" } else { "1" };
         assert_eq!(picker.value(), expected, "picked by the reader: {picked}");
+        // The move said over the box, the picker being off screen at 200 % (low-vision
+        // explorer: the log changed without a word); nothing when the reader picked.
+        let moved = all_text(&host, "[data-testid='log-moved']").concat();
+        let expected = if picked {
+            ""
+        } else {
+            "Now showing the log of 1: worker 0, whose end failed the task. "
+        };
+        assert_eq!(moved, expected);
+        if !picked {
+            // Gone once the reader picks a replica.
+            picker.set_value("0");
+            picker
+                .dispatch_event(&web_sys::Event::new("change").unwrap())
+                .unwrap();
+            leptos::task::tick().await;
+            assert_eq!(all_text(&host, "[data-testid='log-moved']").concat(), "");
+        }
         finish(handle, &host, &address);
     }
 }

@@ -1599,6 +1599,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.log_filter_none",
         "No line of the log shown contains “{text}”.",
     ),
+    (
+        "ui.detail.log_moved_to_failed",
+        "Now showing the log of {replica}, whose end failed the task.",
+    ),
     ("ui.detail.log_quiet", "No log output from {replicas}."),
     (
         "ui.detail.log_quiet#all",

@@ -1396,6 +1396,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.log_filter_none",
         "当前显示的日志中没有包含“{text}”的行。",
     ),
+    (
+        "ui.detail.log_moved_to_failed",
+        "现在显示 {replica} 的日志：任务因这个副本的结束而失败。",
+    ),
     ("ui.detail.log_quiet", "无日志输出：{replicas}。"),
     (
         "ui.detail.log_quiet#all",
