@@ -2,6 +2,7 @@
 //! see (status, timeline, events, logs, tags, the spec with hidden values masked), read
 //! through the link, and Clone; no action on the task.
 
+use super::PhaseBadge;
 use super::task_detail::{
     EVENTS_SHOWN, EventList, Logs, Resilience, SpecView, TaskSummary, Timeline, joined,
     latest_events, poll_task,
@@ -117,7 +118,11 @@ pub fn SharedTask(
     let dead = RwSignal::new(false);
     let titled = name.clone();
     super::title_page(move |lang| {
-        Some(lang.text_with("ui.shared.title", &[("name", titled.clone())]))
+        let phase = super::phase_label(lang.get(), view.with(|v| v.task.phase));
+        Some(lang.text_with(
+            "ui.shared.title#phase",
+            &[("name", titled.clone()), ("phase", phase)],
+        ))
     });
     let own_page = Route::Detail(name.clone());
     // The events and logs, read through the link (sweep explorer: a colleague sent the
@@ -219,7 +224,13 @@ pub fn SharedTask(
     });
     let zone_of = view.with_untracked(|v| v.task.spec.basic.time_zone.clone());
     view! {
-        <h1 data-testid="shared-title">{move || lang.text_with("ui.shared.title", &[("name", name.clone())])}</h1>
+        // The phase beside the name, as on the task's own page (low-vision recheck: at
+        // 320 CSS px the first screen said nothing of the task's state).
+        <h1 data-testid="shared-title">
+            {move || lang.text_with("ui.shared.title", &[("name", name.clone())])}
+            " "
+            <span data-testid="title-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) /></span>
+        </h1>
         <p class="banner info" role="note" data-testid="read-only">
             // No longer followed once its link is dead.
             {move || lang.text(if dead.get() { "ui.shared.read_only#ended" } else { "ui.shared.read_only" })}

@@ -430,16 +430,22 @@ pub fn TaskDetailPage(
     // The tab says the phase too: a tab left open tells how its task is.
     super::title_page(move |lang| {
         let name = id.get_value();
-        let phase = task
-            .with(|t| t.as_ref().map(|t| t.task.phase))
-            .filter(|_| gone.with(Option::is_none));
+        // A task deleted says so there too (recheck: the page said it, the tab did not).
+        let phase = match gone.get() {
+            Some(Gone::Deleted) => Some(lang.text("ui.phase.deleted")),
+            Some(Gone::NotFound) => None,
+            None => task
+                .with(|t| t.as_ref().map(|t| t.task.phase))
+                .map(|phase| {
+                    if stopping.get() {
+                        lang.text("ui.phase.stopping")
+                    } else {
+                        super::phase_label(lang.get(), phase)
+                    }
+                }),
+        };
         Some(match phase {
             Some(phase) => {
-                let phase = if stopping.get() {
-                    lang.text("ui.phase.stopping")
-                } else {
-                    super::phase_label(lang.get(), phase)
-                };
                 lang.text_with("ui.detail.title#phase", &[("name", name), ("phase", phase)])
             }
             None => lang.text_with("ui.detail.title", &[("name", name)]),

@@ -1957,11 +1957,13 @@ async fn the_shared_view_is_read_only() {
         find(&host, "[data-testid='shared-title']")
             .text_content()
             .unwrap(),
-        "Shared task t-00003 (read-only)"
+        "Shared task t-00003 (read-only) Running"
     );
+    // With the phase, as the task's own page (low-vision recheck: at 320 CSS px the first
+    // screen said nothing of the task's state).
     assert_eq!(
         web_sys::window().unwrap().document().unwrap().title(),
-        "Shared task t-00003 (read-only) — Berth"
+        "Shared task t-00003 (read-only): Running — Berth"
     );
     assert!(
         host.query_selector("[data-testid^='action-']")
@@ -3876,6 +3878,49 @@ async fn a_phone_reads_a_cut_reason_whole_and_taps_a_rows_stop() {
     assert!(again, "cut again");
     assert!(rect.height() < 24.0, "drawn small: {}", rect.height());
     assert!(above && below, "a 24 px target: {above}, {below}");
+}
+
+/// On a phone at 400 % (320 CSS px), beside a name as wide as the name column gets, a
+/// waiting row's reason stands within the table's box, and pressed it is whole there
+/// (low-vision recheck: 16rem wide, its middle and end ran past the table's edge, and
+/// pressing it showed nothing more).
+#[wasm_bindgen_test]
+async fn a_reason_on_a_phone_is_read_whole_within_the_tables_box() {
+    let address = fresh_page();
+    let (host, frame) = framed_host(320);
+    let mut queued = task(
+        "llama3-8b-sft-lr1e5-warmup-cosine-cf5vl",
+        TaskPhase::Queued,
+        TaskType::PyTorchJob,
+    );
+    queued.reason = Some("即使 Berth 的任务全部结束，空闲节点只能同时容纳 7 个副本中的 4 个；任务在等待 Berth 之外占用的这些节点资源".into());
+    let tasks = RwSignal::new(vec![queued]);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        UiLang::provide().set(Lang::Zh);
+        Nav::provide();
+        view! { <TaskTable tasks=tasks.into() /> }
+    });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let reason: HtmlElement = find(&host, "[data-testid='row-reason']").unchecked_into();
+    let table = find(&host, ".table-scroll").get_bounding_client_rect();
+    let within = |r: &HtmlElement| {
+        let at = r.get_bounding_client_rect();
+        at.right() <= table.right() + 0.5 && at.left() >= table.left()
+    };
+    let before = within(&reason);
+    reason.click();
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let pressed = (
+        within(&reason),
+        reason.scroll_height() > reason.client_height(),
+    );
+    drop(handle);
+    frame.remove();
+    restore_address(&address);
+    assert!(before, "within the table's box");
+    assert_eq!(pressed, (true, false), "whole once pressed, in the box");
 }
 
 /// On a phone the line over the log box keeps room for three lines: its counts and
@@ -9367,6 +9412,11 @@ async fn a_task_deleted_here_is_still_said_deleted_in_another_language() {
     assert_eq!(line(), "任务 t1 已删除。");
     back_to_english(&host).await;
     until("the line in English", || line() == "Task t1 was deleted.").await;
+    // The tab says it too (low-vision recheck: it kept the task's name alone).
+    assert_eq!(
+        web_sys::window().unwrap().document().unwrap().title(),
+        "Task t1: Deleted — Berth"
+    );
     finish(handle, &host, &address);
 }
 
@@ -11227,7 +11277,7 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
     let said = || all_text(&host, "[data-testid='log-quiet']").concat();
     assert_eq!(
         said(),
-        "No log output from 0: master for 2 min 10 s and 2: worker 1 for 1 min 1 s."
+        "No new log output from 0: master for 2 min 10 s and 2: worker 1 for 1 min 1 s."
     );
     // A PyTorchJob's replica number is its RANK, as its log says it.
     assert_eq!(
@@ -11239,7 +11289,10 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
     let zh = said();
     back_to_english(&host).await;
     finish(handle, &host, &address);
-    assert!(zh.starts_with("无日志输出：0：主节点（已 2 分"), "{zh}");
+    assert!(
+        zh.starts_with("没有新的日志输出：0：主节点（已 2 分"),
+        "{zh}"
+    );
     // A log still empty is said at once, not "every replica wrote"; a RayJob's
     // entrypoint by its name alone (hung-job recheck).
     let mut ray = task("t1", TaskPhase::Running, TaskType::RayJob);
@@ -11278,13 +11331,13 @@ async fn the_logs_panel_says_which_replicas_are_quiet() {
     assert_eq!(
         lines,
         [
-            "No log output from 0: master for 2 min 10 s and 2 more replicas.",
+            "No new log output from 0: master for 2 min 10 s and 2 more replicas.",
             "No replica has written to its log for 1 min 1 s or more."
         ]
     );
     assert_eq!(
         said,
-        "No log output from 0: submitter since it started (12 s)."
+        "No new log output from 0: submitter since it started (12 s)."
     );
 }
 

@@ -1603,7 +1603,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.log_moved_to_failed",
         "Now showing the log of {replica}, whose end failed the task.",
     ),
-    ("ui.detail.log_quiet", "No log output from {replicas}."),
+    ("ui.detail.log_quiet", "No new log output from {replicas}."),
     (
         "ui.detail.log_quiet#all",
         "No replica has written to its log for {for} or more.",
@@ -2793,6 +2793,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.shared.task_page", "Open the task's page"),
     ("ui.shared.title", "Shared task {name} (read-only)"),
+    (
+        "ui.shared.title#phase",
+        "Shared task {name} (read-only): {phase}",
+    ),
     ("ui.widget.title", "Embedded task form"),
     ("ui.widget.validator", "Validator"),
     ("unit.gpu", "GPUs"),

@@ -1400,7 +1400,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.log_moved_to_failed",
         "现在显示 {replica} 的日志：任务因这个副本的结束而失败。",
     ),
-    ("ui.detail.log_quiet", "无日志输出：{replicas}。"),
+    ("ui.detail.log_quiet", "没有新的日志输出：{replicas}。"),
     (
         "ui.detail.log_quiet#all",
         "所有副本均已至少 {for} 没有日志输出。",
@@ -2461,6 +2461,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.shared.task_page", "打开任务页面"),
     ("ui.shared.title", "分享的任务 {name}（只读）"),
+    (
+        "ui.shared.title#phase",
+        "分享的任务 {name}（只读）：{phase}",
+    ),
     ("ui.widget.title", "嵌入式任务表单"),
     ("ui.widget.validator", "校验器"),
     ("unit.gpu", "张 GPU"),
