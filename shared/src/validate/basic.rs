@@ -227,7 +227,10 @@ impl TagFilter {
         let broken = report.under(&at).find(|issue| {
             matches!(
                 issue.code,
-                IssueCode::TagKeyInvalid | IssueCode::TagValueInvalid | IssueCode::ValueRequired
+                IssueCode::TagKeyInvalid
+                    | IssueCode::TagKeyReserved
+                    | IssueCode::TagValueInvalid
+                    | IssueCode::ValueRequired
             )
         })?;
         let part = if broken.code == IssueCode::TagValueInvalid {
@@ -270,6 +273,10 @@ mod tests {
             ("=x", "key"),
             ("-team", "key"),
             ("bad key!!", "key"),
+            // Kubernetes' own prefixes, which no task's tag may take (low-vision recheck:
+            // applied without a word, it found nothing).
+            ("kubernetes.io/x=1", "key"),
+            ("a.k8s.io/team", "key"),
             ("a=b=c", "value"),
             ("team=bad value", "value"),
         ] {
