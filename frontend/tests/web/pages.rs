@@ -7861,6 +7861,7 @@ async fn a_running_tasks_empty_log_is_read_again_until_it_has_output() {
 /// master's healthy log stood under "Why it failed"); not when the reader picked one.
 #[wasm_bindgen_test]
 async fn a_task_failing_while_watched_goes_to_the_failed_replicas_log() {
+    let style = page_style();
     for picked in [false, true] {
         let address = fresh_page();
         let mut running = task("t1", TaskPhase::Running, TaskType::PyTorchJob);
@@ -7870,6 +7871,13 @@ async fn a_task_failing_while_watched_goes_to_the_failed_replicas_log() {
         let picker: web_sys::HtmlSelectElement =
             find(&host, "[data-testid='log-replica']").unchecked_into();
         assert_eq!(picker.value(), "0");
+        // Where the button stands in the panel (what is above the panel may move).
+        let follow_at = || {
+            let at = find(&host, "[data-testid='log-follow']").get_bounding_client_rect();
+            let panel = find(&host, ".panel.logs").get_bounding_client_rect();
+            (at.left() - panel.left(), at.top() - panel.top())
+        };
+        let follow_before = follow_at();
         if picked {
             // The master's log, chosen: it stays.
             picker
@@ -7889,6 +7897,10 @@ async fn a_task_failing_while_watched_goes_to_the_failed_replicas_log() {
         sleep(100).await;
         let expected = if picked { "0" } else { "1" };
         assert_eq!(picker.value(), expected, "picked by the reader: {picked}");
+        // The buttons beside the picker stay as its label grows (low-vision recheck: they
+        // went to a line of their own).
+        crate::after_paint().await;
+        assert_eq!(follow_at(), follow_before);
         // The move said over the box, the picker being off screen at 200 % (low-vision
         // explorer: the log changed without a word); nothing when the reader picked.
         let moved = all_text(&host, "[data-testid='log-moved']").concat();
@@ -7909,6 +7921,7 @@ async fn a_task_failing_while_watched_goes_to_the_failed_replicas_log() {
         }
         finish(handle, &host, &address);
     }
+    style.remove();
 }
 
 /// The page of `t1` in `phase`, its end having been replica 1's: the replica its log
