@@ -294,6 +294,7 @@ pub fn Preview(
     // Start over does, at the safe answer.
     let pending = RwSignal::new(None::<TaskSpec>);
     let import_button = NodeRef::<leptos::html::Button>::new();
+    let import_area = NodeRef::<leptos::html::Textarea>::new();
     let keep_button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
         if let Some(keep) = keep_button.get() {
@@ -332,7 +333,20 @@ pub fn Preview(
                 replace(spec);
             }
         }
-        Err(err) => import_note.set(Some(ImportNote::Refused(err))),
+        Err(err) => {
+            // The caret where the reader stopped, in the box: "line 9, column 29" of a
+            // box four lines tall with no line numbers was counted by hand at 200 %
+            // (low-vision recheck).
+            if let ImportError::Syntax(detail) = &err
+                && let Some((line, column, _)) = transfer::place(detail)
+                && let Some(area) = import_area.get_untracked()
+            {
+                let at = transfer::caret_at(&text, line, column, transfer::is_json(&text));
+                let _ = area.focus();
+                let _ = area.set_selection_range(at, at);
+            }
+            import_note.set(Some(ImportNote::Refused(err)));
+        }
     };
     let confirm = move |_| {
         let spec = pending.get_untracked();
@@ -487,7 +501,7 @@ pub fn Preview(
                 <textarea id=import_id name="import" data-testid="import-text" spellcheck="false"
                     aria-describedby=note_id.clone()
                     aria-invalid=move || import_note.with(|n| matches!(n, Some(ImportNote::Refused(e)) if !matches!(e, ImportError::File(_)))).then_some("true")
-                    prop:value=move || import_text.get()
+                    prop:value=move || import_text.get() node_ref=import_area
                     on:input=move |ev| import_text.set(event_target_value(&ev))></textarea>
                 <button type="button" class="import" data-testid="import" on:click=move |_| import(()) node_ref=import_button>{move || cx.text("ui.form.import.button")}</button>
                 // The browser's own picker speaks the browser's language ("Choose File",

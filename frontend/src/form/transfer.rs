@@ -591,10 +591,34 @@ fn yaml_reason(words: &str) -> Option<&'static str> {
     })
 }
 
+/// Where the caret stands at `line` and `column` (each from 1) of `text`, as a text box
+/// counts it (UTF-16 units); past the text's end at its end. The column counts bytes
+/// where `bytes` (serde_json's), else characters (yaml-rust2's).
+pub fn caret_at(text: &str, line: usize, column: usize, bytes: bool) -> u32 {
+    let mut offset = 0;
+    for (i, row) in text.split('\n').enumerate() {
+        if i + 1 == line {
+            let before = column.saturating_sub(1);
+            offset += if bytes {
+                let mut end = before.min(row.len());
+                while !row.is_char_boundary(end) {
+                    end -= 1;
+                }
+                row[..end].encode_utf16().count()
+            } else {
+                row.chars().take(before).map(char::len_utf16).sum()
+            };
+            return u32::try_from(offset).unwrap_or(u32::MAX);
+        }
+        offset += row.encode_utf16().count() + 1;
+    }
+    u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX)
+}
+
 /// The line and column a reader's error names (`… at line 3 column 1`, serde_json's and
 /// yaml-rust2's wording, the latter with `at byte 20` before it), with the words before
 /// the place.
-fn place(detail: &str) -> Option<(usize, usize, &str)> {
+pub(crate) fn place(detail: &str) -> Option<(usize, usize, &str)> {
     let at = detail.rfind(" line ")?;
     let mut rest = detail[at + " line ".len()..].split(' ');
     let line = rest.next()?.parse().ok()?;

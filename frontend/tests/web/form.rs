@@ -4188,6 +4188,46 @@ async fn an_export_says_which_boxes_hold_text_that_is_no_number() {
     assert!(form.find("[data-testid='export-held']").is_none());
 }
 
+/// A text that cannot be read puts the caret where its reader stopped, in the box: "line
+/// 2, column 31" of a box four lines tall with no line numbers was counted by hand at
+/// 200 % (low-vision recheck). Counted in the box's units: Chinese letters and an emoji
+/// before it, which JSON's reader counts in bytes.
+#[wasm_bindgen_test]
+async fn an_unreadable_import_puts_the_caret_where_its_reader_stopped() {
+    let form = mount(None, false).await;
+    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    // Open, as where the text was typed.
+    area.closest("details")
+        .unwrap()
+        .unwrap()
+        .set_attribute("open", "")
+        .unwrap();
+    // Line 2, at the second value with no comma before it (byte 40).
+    area.set_value("{\"version\": 1,\n \"basic\": {\"name_prefix\": \"实验🚀\" \"b\"}}");
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    let note = form.text("import-note");
+    let focused = document().active_element() == Some(area.clone().into());
+    let caret = (
+        area.selection_start().unwrap(),
+        area.selection_end().unwrap(),
+    );
+    assert!(note.contains("line 2, column 40"), "{note}");
+    assert!(focused, "the focus in the box");
+    // The first line and its end, then 26 letters, "实验🚀" (6 units) and the quote and
+    // space before the second value.
+    assert_eq!(caret, (Some(15 + 26 + 6 + 1), Some(15 + 26 + 6 + 1)));
+    // And a YAML reader's column, of characters.
+    area.set_value("version: 1\nbasic:\n\tname_prefix: a\n");
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    form.click("import").await;
+    crate::sleep(200).await;
+    assert!(form.text("import-note").contains("line 3, column 1"));
+    assert_eq!(area.selection_start().unwrap(), Some(18));
+}
+
 /// An import's refusal that quotes a name of thousands of letters wraps within the
 /// form: it ran past the form's right edge (portal recheck).
 #[wasm_bindgen_test]
