@@ -341,7 +341,7 @@ pub fn Preview(
                 && let Some((line, column, _)) = transfer::place(detail)
                 && let Some(area) = import_area.get_untracked()
             {
-                let at = transfer::caret_at(&text, line, column, transfer::is_json(&text));
+                let at = transfer::caret_at(&text, line, column);
                 let _ = area.focus();
                 let _ = area.set_selection_range(at, at);
             }

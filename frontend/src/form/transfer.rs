@@ -591,23 +591,17 @@ fn yaml_reason(words: &str) -> Option<&'static str> {
     })
 }
 
-/// Where the caret stands at `line` and `column` (each from 1) of `text`, as a text box
-/// counts it (UTF-16 units); past the text's end at its end. The column counts bytes
-/// where `bytes` (serde_json's), else characters (yaml-rust2's).
-pub fn caret_at(text: &str, line: usize, column: usize, bytes: bool) -> u32 {
+/// Where the caret stands at `line` and `column` (each from 1, a column of characters)
+/// of `text`, as a text box counts it (UTF-16 units); past the text's end at its end.
+pub fn caret_at(text: &str, line: usize, column: usize) -> u32 {
     let mut offset = 0;
     for (i, row) in text.split('\n').enumerate() {
         if i + 1 == line {
-            let before = column.saturating_sub(1);
-            offset += if bytes {
-                let mut end = before.min(row.len());
-                while !row.is_char_boundary(end) {
-                    end -= 1;
-                }
-                row[..end].encode_utf16().count()
-            } else {
-                row.chars().take(before).map(char::len_utf16).sum()
-            };
+            offset += row
+                .chars()
+                .take(column.saturating_sub(1))
+                .map(char::len_utf16)
+                .sum::<usize>();
             return u32::try_from(offset).unwrap_or(u32::MAX);
         }
         offset += row.encode_utf16().count() + 1;
@@ -652,7 +646,12 @@ pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
     // text that is not JSON at all is a syntax error, not a field of the wrong shape,
     // wherever the parser was (a text cut short inside `basic` is found at `basic`).
     let spec = if is_json(text) {
-        shared::parse_spec(text).map_err(refused)?
+        shared::parse_spec(text)
+            .map_err(refused)
+            .map_err(|e| match e {
+                ImportError::Syntax(detail) => ImportError::Syntax(in_characters(text, detail)),
+                other => other,
+            })?
     } else {
         from_yaml(text)?
     };
@@ -662,6 +661,34 @@ pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
         return Err(ImportError::Version(spec.version));
     }
     Ok(spec)
+}
+
+/// A JSON reader's place with its column in characters, as the YAML reader's and the box's
+/// are: serde_json counts bytes, and "column 40" stood 7 characters past the place in a
+/// line of Chinese (low-vision recheck).
+fn in_characters(text: &str, detail: String) -> String {
+    let Some((line, column, _)) = place(&detail) else {
+        return detail;
+    };
+    let Some(row) = text.split('\n').nth(line.saturating_sub(1)) else {
+        return detail;
+    };
+    let mut end = column.saturating_sub(1).min(row.len());
+    while !row.is_char_boundary(end) {
+        end -= 1;
+    }
+    let chars = row[..end].chars().count() + usize::from(column > 0);
+    let said = format!(" column {column}");
+    match detail.rfind(&said) {
+        Some(at) if chars != column => {
+            format!(
+                "{} column {chars}{}",
+                &detail[..at],
+                &detail[at + said.len()..]
+            )
+        }
+        _ => detail,
+    }
 }
 
 fn from_yaml(text: &str) -> Result<TaskSpec, ImportError> {

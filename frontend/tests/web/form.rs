@@ -4190,8 +4190,9 @@ async fn an_export_says_which_boxes_hold_text_that_is_no_number() {
 
 /// A text that cannot be read puts the caret where its reader stopped, in the box: "line
 /// 2, column 31" of a box four lines tall with no line numbers was counted by hand at
-/// 200 % (low-vision recheck). Counted in the box's units: Chinese letters and an emoji
-/// before it, which JSON's reader counts in bytes.
+/// 200 % (low-vision recheck). Counted in characters as the YAML reader counts them, not
+/// in JSON's reader's bytes ("column 40" stood 7 characters past the place), and the
+/// caret in the box's units: Chinese letters and an emoji before it.
 #[wasm_bindgen_test]
 async fn an_unreadable_import_puts_the_caret_where_its_reader_stopped() {
     let form = mount(None, false).await;
@@ -4202,7 +4203,7 @@ async fn an_unreadable_import_puts_the_caret_where_its_reader_stopped() {
         .unwrap()
         .set_attribute("open", "")
         .unwrap();
-    // Line 2, at the second value with no comma before it (byte 40).
+    // Line 2, at the second value with no comma before it (byte 40, character 33).
     area.set_value("{\"version\": 1,\n \"basic\": {\"name_prefix\": \"实验🚀\" \"b\"}}");
     area.dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
@@ -4213,7 +4214,7 @@ async fn an_unreadable_import_puts_the_caret_where_its_reader_stopped() {
         area.selection_start().unwrap(),
         area.selection_end().unwrap(),
     );
-    assert!(note.contains("line 2, column 40"), "{note}");
+    assert!(note.contains("line 2, column 33"), "{note}");
     assert!(focused, "the focus in the box");
     // The first line and its end, then 26 letters, "实验🚀" (6 units) and the quote and
     // space before the second value.
