@@ -480,8 +480,11 @@ pub fn TaskDetailPage(
                 // Gone with its task: "created" stood over "deleted" (keyboard explorer).
                 // Not as it ends, which moves nothing on the page.
                 let said = move || said.get() && gone.with(Option::is_none);
+                // Green no more once the task failed: a task that failed at once read as
+                // made and running (low-vision explorer). Kept in its place, in grey.
+                let failed = move || task.with(|t| t.as_ref().is_some_and(|t| t.task.phase == TaskPhase::Failed));
                 view! {
-                    <p class=move || if said() { "banner ok" } else { "visually-hidden" } role="status" data-testid=test_id>
+                    <p class=move || match (said(), failed()) { (false, _) => "visually-hidden", (true, false) => "banner ok", (true, true) => "banner done" } role="status" data-testid=test_id>
                         {move || said().then(|| lang.text_with(key, &[("name", from.clone()), ("id", here.clone())]))}
                     </p>
                 }

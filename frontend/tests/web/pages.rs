@@ -5263,6 +5263,41 @@ async fn the_page_a_submit_leads_to_says_the_task_was_made() {
     crate::forget_drafts();
 }
 
+/// The line a submit left is no longer green once its task failed: at 200 % it stood
+/// green on the first screen over a task that had failed at once (low-vision explorer).
+#[wasm_bindgen_test]
+async fn the_submits_line_is_grey_once_its_task_failed() {
+    let (address, host, handle) = cloned_form("src-97531").await;
+    press_until_asked(&host, "submit", "/api/v1/tasks?").await;
+    let made = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
+    answer_fetch("/api/v1/tasks?", &serde_json::to_string(&made).unwrap());
+    answer_detail_loads(&made, ("[]", 0), ("[]", 0)).await;
+    until("the line said", || {
+        all_text(&host, "[data-testid='created-here']") == ["Submitted: task t1 was created."]
+    })
+    .await;
+    let line = find(&host, "[data-testid='created-here']");
+    assert_eq!(line.class_name(), "banner done");
+    let sheet = page_style();
+    let style = web_sys::window()
+        .unwrap()
+        .get_computed_style(&line)
+        .unwrap()
+        .unwrap();
+    assert_ne!(
+        style.get_property_value("background-color").unwrap(),
+        "rgb(238, 251, 241)",
+        "not the green of a success"
+    );
+    assert_eq!(
+        style.get_property_value("background-color").unwrap(),
+        "rgb(238, 241, 244)"
+    );
+    sheet.remove();
+    finish(handle, &host, &address);
+    crate::forget_drafts();
+}
+
 /// A submit that could not reach the server says so until Submit is pressed again: then
 /// the press is what is under way, and the old failure no longer stands beside
 /// "Submitting…" (network explorer).
