@@ -1549,19 +1549,50 @@ pub fn Filters(
     // filled the first screen, a row and a half of tasks below them (phone explorer). A
     // refused tag keeps them open, its box to be mended.
     let folded = RwSignal::new(true);
+    // Named with their values: a count alone left the reader to open the boxes to learn
+    // why a task they expected was not listed (low-vision recheck).
+    let group_names = StoredValue::new(
+        groups
+            .iter()
+            .map(|g| (g.id.clone(), g.name.clone()))
+            .collect::<Vec<_>>(),
+    );
     let in_use = move || {
         filter.with(|f| {
+            let scope = if f.mine {
+                Some(lang.text("ui.list.scope.mine"))
+            } else if f.group.is_empty() {
+                None
+            } else {
+                let name = group_names.with_value(|names| {
+                    names
+                        .iter()
+                        .find(|(id, _)| *id == f.group)
+                        .map_or_else(|| f.group.clone(), |(_, name)| name.clone())
+                });
+                Some(lang.text_with("ui.list.scope.group", &[("group", name)]))
+            };
             [
-                f.task_type.is_some(),
-                !f.tag.is_empty(),
-                !f.name.is_empty(),
-                !f.owner.is_empty(),
-                f.mine || !f.group.is_empty(),
-                !f.made_from.is_empty(),
+                (
+                    "ui.list.filter.type",
+                    f.task_type.map(|t| t.as_str().to_owned()),
+                ),
+                ("ui.list.filter.tag", Some(f.tag.clone())),
+                ("ui.list.filter.name", Some(f.name.clone())),
+                ("ui.list.filter.owner", Some(f.owner.clone())),
+                ("ui.list.filter.scope", scope),
+                ("ui.list.filter.made_from", Some(f.made_from.clone())),
             ]
             .into_iter()
-            .filter(|on| *on)
-            .count()
+            .filter_map(|(label, value)| {
+                value.filter(|v| !v.is_empty()).map(|value| {
+                    lang.text_with(
+                        "ui.list.filters_toggle.item",
+                        &[("filter", lang.text(label)), ("value", value)],
+                    )
+                })
+            })
+            .collect::<Vec<_>>()
         })
     };
     view! {
@@ -1570,8 +1601,11 @@ pub fn Filters(
             <button type="button" class="filters-toggle" data-testid="filters-toggle"
                 aria-expanded=move || (!folded.get()).to_string() on:click=move |_| folded.update(|f| *f = !*f)>
                 {move || match in_use() {
-                    0 => lang.text("ui.list.filters_toggle"),
-                    n => lang.text_with("ui.list.filters_toggle#on", &[("count", n.to_string())]),
+                    on if on.is_empty() => lang.text("ui.list.filters_toggle"),
+                    on => lang.text_with("ui.list.filters_toggle#on", &[
+                        ("count", on.len().to_string()),
+                        ("which", on.join(&lang.text("ui.list.filters_toggle.between"))),
+                    ]),
                 }}
             </button>
             <label>

@@ -897,7 +897,8 @@ async fn a_row_whose_stop_is_under_way_reads_stopping() {
     assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Stopped"]);
 }
 
-/// On a phone the filter boxes fold behind one button, which counts those in use: open,
+/// On a phone the filter boxes fold behind one button, which counts and names those in
+/// use, with their values (low-vision recheck: a count alone): open,
 /// they filled the first screen (phone explorer). So do they in a short window, a laptop
 /// at 200 % (640 × 400 CSS px: low-vision recheck, no row on the first screen). Pressed,
 /// it shows them; on a laptop they are always there and the button is not.
@@ -952,17 +953,29 @@ async fn a_phone_folds_the_filters_behind_one_button() {
         [
             (
                 390,
-                (true, false, "Filters (2 on)".to_owned()),
+                (
+                    true,
+                    false,
+                    "Filters (2 on): Name contains: llama; Whose: Mine".to_owned()
+                ),
                 (true, Some("true".to_owned()))
             ),
             (
                 640,
-                (true, false, "Filters (2 on)".to_owned()),
+                (
+                    true,
+                    false,
+                    "Filters (2 on): Name contains: llama; Whose: Mine".to_owned()
+                ),
                 (true, Some("true".to_owned()))
             ),
             (
                 1366,
-                (false, true, "Filters (2 on)".to_owned()),
+                (
+                    false,
+                    true,
+                    "Filters (2 on): Name contains: llama; Whose: Mine".to_owned()
+                ),
                 (true, Some("true".to_owned()))
             ),
         ]

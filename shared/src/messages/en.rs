@@ -2706,7 +2706,9 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.filter.type", "Type"),
     ("ui.list.filters", "Filters"),
     ("ui.list.filters_toggle", "Filters"),
-    ("ui.list.filters_toggle#on", "Filters ({count} on)"),
+    ("ui.list.filters_toggle#on", "Filters ({count} on): {which}"),
+    ("ui.list.filters_toggle.between", "; "),
+    ("ui.list.filters_toggle.item", "{filter}: {value}"),
     ("ui.list.ignored", "Not applied from the address: {pairs}."),
     (
         "ui.list.ignored.beside_mine",

@@ -2380,7 +2380,12 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.filter.type", "任务类型"),
     ("ui.list.filters", "筛选"),
     ("ui.list.filters_toggle", "筛选"),
-    ("ui.list.filters_toggle#on", "筛选（已用 {count} 项）"),
+    (
+        "ui.list.filters_toggle#on",
+        "筛选（已用 {count} 项）：{which}",
+    ),
+    ("ui.list.filters_toggle.between", "；"),
+    ("ui.list.filters_toggle.item", "{filter}：{value}"),
     ("ui.list.ignored", "地址中的以下条件未应用：{pairs}。"),
     (
         "ui.list.ignored.beside_mine",
