@@ -1025,6 +1025,7 @@ pub fn TaskListPage(
     };
     let table_groups = session.catalog.project_groups.clone();
     let user = session.user.name.clone();
+    let owners = StoredValue::new(owners_for(&session));
     view! {
         <section class="task-list" aria-labelledby="list-title" node_ref=section>
             <div class="page-head">
@@ -1187,6 +1188,29 @@ pub fn TaskListPage(
                 <p class="empty" data-testid="list-empty">{crate::i18n::tr(
                     if filter.with_untracked(|f| *f == ListFilter::default()) { "ui.list.empty#none" } else { "ui.list.empty" }
                 )}</p>
+                // An owner typed in part finds nothing, the filter taking a whole name:
+                // said, with the names it may have meant (low-vision recheck: no word of
+                // why).
+                {move || {
+                    let typed = filter.with(|f| f.owner.trim().to_owned());
+                    let near = owners.with_value(|owners| near_owners(&typed, owners))?;
+                    let key = if near.is_empty() { "ui.list.empty.owner_unknown" } else { "ui.list.empty.owner_near" };
+                    Some(view! {
+                        <p class="empty" data-testid="list-empty-owner">
+                            {move || lang.text_with(key, &[("owner", typed.clone())])}
+                            {near.iter().map(|name| {
+                                let take = name.clone();
+                                view! {
+                                    " "
+                                    <button type="button" class="link" data-testid="list-owner-near" on:click=move |_| {
+                                        let take = take.clone();
+                                        filter.update(|f| set_owner(f, take));
+                                    }>{name.clone()}</button>
+                                }
+                            }).collect_view()}
+                        </p>
+                    })
+                }}
             })}
             {move || more.get().then(|| view! {
                 <button type="button" class="more" on:click=load_more data-testid="list-more">
@@ -1389,13 +1413,7 @@ pub fn Filters(
     let groups = session.catalog.project_groups.clone();
     // The owner box offers the reader's groups' members, whose tasks it may show (lead
     // explorer: it took a whole name, with nothing to choose from).
-    let mut members: Vec<String> = groups
-        .iter()
-        .filter(|g| g.members.contains(&session.user.name))
-        .flat_map(|g| g.members.iter().cloned())
-        .collect();
-    members.sort();
-    members.dedup();
+    let members = owners_for(&session);
     let session = StoredValue::new(session);
     let known: Vec<String> = groups.iter().map(|g| g.id.clone()).collect();
     let scope_value = move || {
@@ -1725,6 +1743,37 @@ const OWNERS_ID: &str = "berth-owner-names";
 fn hint_width(hint: &str, list: bool) -> usize {
     let width: usize = hint.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
     (width + if list { 6 } else { 2 }).max(20)
+}
+
+/// Whose tasks the reader may see: themselves and their groups' members, by name.
+fn owners_for(session: &CatalogResponse) -> Vec<String> {
+    let mut owners: Vec<String> = session
+        .catalog
+        .project_groups
+        .iter()
+        .filter(|g| g.members.contains(&session.user.name))
+        .flat_map(|g| g.members.iter().cloned())
+        .chain([session.user.name.clone()])
+        .collect();
+    owners.sort();
+    owners.dedup();
+    owners
+}
+
+/// For an owner filter that names no one whose tasks the reader may see, the names that
+/// hold what was typed (any case); `None` for no filter or a name of theirs.
+fn near_owners(typed: &str, owners: &[String]) -> Option<Vec<String>> {
+    if typed.is_empty() || owners.iter().any(|o| o == typed) {
+        return None;
+    }
+    let typed = typed.to_lowercase();
+    Some(
+        owners
+            .iter()
+            .filter(|o| o.to_lowercase().contains(&typed))
+            .cloned()
+            .collect(),
+    )
 }
 
 fn set_owner(filter: &mut ListFilter, owner: String) {

@@ -5744,6 +5744,76 @@ async fn an_empty_list_says_whether_a_filter_or_nothing_yet() {
     finish(handle, &host, &address);
 }
 
+/// An owner typed in part finds nothing, the filter taking a whole name: the empty list
+/// says so, and offers the names that hold it (low-vision recheck: no word of why).
+#[wasm_bindgen_test]
+async fn an_owner_typed_in_part_is_told_the_whole_names() {
+    let address = fresh_page();
+    let (host, handle) = list_page_asked().await;
+    answer_fetch("/api/v1/tasks?", &page_of(0, 0, None));
+    until_found(&host, "the empty list", "[data-testid='list-empty']").await;
+    assert!(
+        host.query_selector("[data-testid='list-empty-owner']")
+            .unwrap()
+            .is_none()
+    );
+    let owner: web_sys::HtmlInputElement =
+        find(&host, "[data-testid='filter-owner']").unchecked_into();
+    let change = |text: &str| {
+        owner.set_value(text);
+        owner
+            .dispatch_event(
+                &web_sys::Event::new_with_event_init_dict("change", &{
+                    let init = web_sys::EventInit::new();
+                    init.set_bubbles(true);
+                    init
+                })
+                .unwrap(),
+            )
+            .unwrap();
+    };
+    change("BO");
+    until("the owner's request", || {
+        held_fetches().iter().any(|u| u.contains("owner=BO"))
+    })
+    .await;
+    answer_fetch("owner=BO", &page_of(0, 0, None));
+    until("the owner's words", || {
+        all_text(&host, "[data-testid='list-empty-owner']")
+            == ["No one whose tasks you can see is named “BO”: the owner filter takes a user's whole name. Did you mean: bob"]
+    })
+    .await;
+    find(&host, "[data-testid='list-owner-near']").click();
+    until("bob's request", || {
+        held_fetches().iter().any(|u| u.contains("owner=bob"))
+    })
+    .await;
+    assert_eq!(owner.value(), "bob");
+    answer_fetch("owner=bob", &page_of(0, 0, None));
+    until("no word for a whole name", || {
+        host.query_selector("[data-testid='list-empty-owner']")
+            .unwrap()
+            .is_none()
+            && host
+                .query_selector("[data-testid='list-empty']")
+                .unwrap()
+                .is_some()
+    })
+    .await;
+    change("zed");
+    until("zed's request", || {
+        held_fetches().iter().any(|u| u.contains("owner=zed"))
+    })
+    .await;
+    answer_fetch("owner=zed", &page_of(0, 0, None));
+    until("no name near", || {
+        all_text(&host, "[data-testid='list-empty-owner']")
+            == ["No one whose tasks you can see is named “zed”: the owner filter takes a user's whole name."]
+    })
+    .await;
+    finish(handle, &host, &address);
+}
+
 /// The list's times, its rows' and its update time, are in the reader's zone, as one
 /// timeline (zone explorer: rows 3 s apart read 13 hours apart in their tasks' zones);
 /// each row's time in its task's zone on hover, as the task's page shows it. The test

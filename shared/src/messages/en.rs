@@ -2685,6 +2685,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.list.empty#none",
         "No tasks yet. Create one with Create task.",
     ),
+    (
+        "ui.list.empty.owner_near",
+        "No one whose tasks you can see is named “{owner}”: the owner filter takes a user's whole name. Did you mean:",
+    ),
+    (
+        "ui.list.empty.owner_unknown",
+        "No one whose tasks you can see is named “{owner}”: the owner filter takes a user's whole name.",
+    ),
     ("ui.list.filter.made_from", "Resubmitted or cloned from"),
     ("ui.list.filter.made_from_remove", "Remove this filter"),
     ("ui.list.filter.name", "Name contains"),

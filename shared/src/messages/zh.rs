@@ -2359,6 +2359,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.list.col.type", "任务类型"),
     ("ui.list.empty", "没有符合筛选条件的任务。"),
     ("ui.list.empty#none", "还没有任务。单击“新建”创建一个。"),
+    (
+        "ui.list.empty.owner_near",
+        "你能看到其任务的用户中没有名为“{owner}”的人：所有者筛选需要完整的用户名。是否要找：",
+    ),
+    (
+        "ui.list.empty.owner_unknown",
+        "你能看到其任务的用户中没有名为“{owner}”的人：所有者筛选需要完整的用户名。",
+    ),
     ("ui.list.filter.made_from", "重提或克隆自"),
     ("ui.list.filter.made_from_remove", "移除此筛选"),
     ("ui.list.filter.name", "名称包含"),
