@@ -246,6 +246,12 @@ pub fn SpecsEditor() -> impl IntoView {
                     }
                 }).collect_view()}
             </ol>
+            // The mark said in words under the list, for the eye that cannot hover: its
+            // tooltip was the keyboard's nowhere (low-vision recheck). Heard in each
+            // select's name already.
+            <p class="note" aria-hidden="true" data-testid="specs-used-legend" hidden=move || len.get() == 0>
+                {move || cx.text("ui.form.specs.used_mark")}
+            </p>
             <p class="visually-hidden" aria-live="polite" data-testid="specs-moved">{move || moved.get()}</p>
             // Worded as a switch of region or cluster says what it left out.
             <p class="note left-out" role="status" data-testid="specs-dropped">{move || cx.specs_dropped.with(|dropped| {

@@ -3271,6 +3271,13 @@ async fn the_spec_used_is_marked_by_a_sign_in_its_row() {
             .as_deref(),
         Some("✓ The spec the task would use, whether it starts now or waits in the queue")
     );
+    // And in words under the list, which a keyboard cannot hover (low-vision recheck).
+    let legend = form.test_id("specs-used-legend");
+    assert!(legend.get_bounding_client_rect().height() > 0.0);
+    assert_eq!(
+        legend.text_content().as_deref(),
+        Some("✓ The spec the task would use, whether it starts now or waits in the queue")
+    );
     // In a narrow form the select stays beside its rank, on the row's first line (the
     // rank's room broke each row into three lines: regression sweep).
     form.host.style().set_property("width", "560px").unwrap();
