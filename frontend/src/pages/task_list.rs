@@ -1939,7 +1939,14 @@ pub fn TaskTable(
                                         {move || waiting.get().then(|| view! {
                                             <span class="waits" data-testid="row-reason" class:ended=move || phase.get() == TaskPhase::Failed
                                                 class:appeared=appeared class:failed-late=failed_late class:open=move || open.get()
+                                                // The keyboard's too (low-vision recheck: a
+                                                // press or a tap only).
+                                                tabindex="0" role="button" aria-expanded=move || open.get().to_string()
                                                 on:click=move |_| open.update(|o| *o = !*o)
+                                                on:keydown=move |ev| if matches!(ev.key().as_str(), "Enter" | " ") {
+                                                    ev.prevent_default();
+                                                    open.update(|o| *o = !*o);
+                                                }
                                                 title=move || waits.get().unwrap_or_default()>
                                                 {move || waits.get().unwrap_or_default()}
                                             </span>

@@ -3846,7 +3846,8 @@ async fn a_rows_stop_makes_it_no_taller() {
 }
 
 /// On a phone, which has no hover for its title, a waiting row's reason cut short shows
-/// whole when pressed, and cut again when pressed again (phone explorer: "即使 Berth 的任务
+/// whole when pressed (or by Enter or Space from the keyboard), and cut again when
+/// pressed again (phone explorer: "即使 Berth 的任务
 /// 全部结束，空闲节点只…" could not be read in the list). Its Stop is a finger's target, 24 px
 /// high, though it is drawn no taller than the phase's line (it was 44 × 20 px).
 #[wasm_bindgen_test]
@@ -3878,6 +3879,30 @@ async fn a_phone_reads_a_cut_reason_whole_and_taps_a_rows_stop() {
     leptos::task::tick().await;
     crate::after_paint().await;
     let again = cut(&reason);
+    // The keyboard's too (low-vision recheck: a press or a tap only).
+    let key = |key: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        let event =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        reason.dispatch_event(&event).unwrap();
+    };
+    reason.focus().unwrap();
+    let focused = host.owner_document().unwrap().active_element() == Some(reason.clone().into());
+    key("Enter");
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let by_keys = (
+        cut(&reason),
+        reason.get_attribute("aria-expanded"),
+        reason.get_attribute("role"),
+    );
+    key(" ");
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let by_keys_again = (cut(&reason), reason.get_attribute("aria-expanded"));
     // The points 12 px above and below the Stop's middle are the Stop's.
     let stop = find(&host, "[data-testid='row-stop']");
     let rect = stop.get_bounding_client_rect();
@@ -3901,6 +3926,13 @@ async fn a_phone_reads_a_cut_reason_whole_and_taps_a_rows_stop() {
         "whole once pressed: {pressed:?}"
     );
     assert!(again, "cut again");
+    assert!(focused, "takes the focus");
+    assert_eq!(
+        by_keys,
+        (false, Some("true".into()), Some("button".into())),
+        "whole by Enter"
+    );
+    assert_eq!(by_keys_again, (true, Some("false".into())), "cut by Space");
     assert!(rect.height() < 24.0, "drawn small: {}", rect.height());
     assert!(above && below, "a 24 px target: {above}, {below}");
 }
