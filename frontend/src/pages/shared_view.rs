@@ -118,6 +118,10 @@ pub fn SharedTask(
     let dead = RwSignal::new(false);
     let titled = name.clone();
     super::title_page(move |lang| {
+        // A dead link's tab no longer says a phase it cannot know (low-vision recheck).
+        if dead.get() {
+            return Some(lang.text_with("ui.shared.title#dead", &[("name", titled.clone())]));
+        }
         let phase = super::phase_label(lang.get(), view.with(|v| v.task.phase));
         Some(lang.text_with(
             "ui.shared.title#phase",
@@ -231,6 +235,13 @@ pub fn SharedTask(
             " "
             <span data-testid="title-phase"><PhaseBadge phase=Signal::derive(move || view.with(|v| v.task.phase)) /></span>
         </h1>
+        // What is shown stays, as it was last read. Under the name, on the first screen
+        // of a phone (low-vision recheck: it stood below the read-only note, off it).
+        <div role="alert">
+            {move || dead.get().then(|| view! {
+                <p class="banner error" data-testid="link-dead">{crate::i18n::tr("ui.shared.link_dead#since")}</p>
+            })}
+        </div>
         <p class="banner info" role="note" data-testid="read-only">
             // No longer followed once its link is dead.
             {move || lang.text(if dead.get() { "ui.shared.read_only#ended" } else { "ui.shared.read_only" })}
@@ -239,12 +250,6 @@ pub fn SharedTask(
                 " "<Link to=own_page.clone() test_id="shared-task-page">{crate::i18n::tr("ui.shared.task_page")}</Link>
             })}
         </p>
-        // What is shown stays, as it was last read.
-        <div role="alert">
-            {move || dead.get().then(|| view! {
-                <p class="banner error" data-testid="link-dead">{crate::i18n::tr("ui.shared.link_dead#since")}</p>
-            })}
-        </div>
         <div class="columns">
             <div>
                 <TaskSummary view=view.into() groups catalog stopping=Signal::derive(move || view.with(|v| v.stopping_since.is_some())) />

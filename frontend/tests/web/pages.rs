@@ -2292,6 +2292,20 @@ async fn a_shared_view_says_its_link_was_revoked() {
             .concat()
             .contains("Running")
     );
+    // Under the name, before the read-only note, and in the tab's title, which no longer
+    // says a phase (low-vision recheck: below the first screen of a phone, and the tab
+    // still said Running).
+    let dead = find(&host, "[data-testid='link-dead']");
+    let note = find(&host, "[data-testid='read-only']");
+    assert!(
+        dead.compare_document_position(&note) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0,
+        "the notice first"
+    );
+    until("the tab's title", || {
+        web_sys::window().unwrap().document().unwrap().title()
+            == "Shared task t-00010 (read-only): this link no longer opens it — Berth"
+    })
+    .await;
     // Beside the log too, and the view no longer says it follows the task.
     assert_eq!(
         all_text(&host, "[data-testid='link-dead-logs']"),

@@ -2804,6 +2804,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.shared.task_page", "Open the task's page"),
     ("ui.shared.title", "Shared task {name} (read-only)"),
     (
+        "ui.shared.title#dead",
+        "Shared task {name} (read-only): this link no longer opens it",
+    ),
+    (
         "ui.shared.title#phase",
         "Shared task {name} (read-only): {phase}",
     ),

@@ -2475,6 +2475,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.shared.task_page", "打开任务页面"),
     ("ui.shared.title", "分享的任务 {name}（只读）"),
     (
+        "ui.shared.title#dead",
+        "分享的任务 {name}（只读）：此链接已失效",
+    ),
+    (
         "ui.shared.title#phase",
         "分享的任务 {name}（只读）：{phase}",
     ),
