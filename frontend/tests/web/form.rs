@@ -3229,6 +3229,51 @@ async fn fields_have_visible_edges_and_follow_the_font_size() {
     assert_eq!(command, "26px");
 }
 
+/// Under a dark colour scheme the form is drawn dark, and every text in it, findings
+/// and the plan's verdict included, stands at 4.5:1 or more against what it is drawn on
+/// (low-vision explorer: the console was drawn light under a dark scheme).
+#[wasm_bindgen_test]
+async fn a_dark_scheme_draws_the_form_dark_and_legible() {
+    let style = crate::dark_style();
+    let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
+    // An error, a warning and the verdict's words to read as well.
+    form.type_in("basic.name_prefix", "7b_Name").await;
+    form.type_in("compute.workers", "40").await;
+    crate::after_paint().await;
+    let background = |selector: &str| {
+        web_sys::window()
+            .unwrap()
+            .get_computed_style(&form.find(selector).unwrap())
+            .unwrap()
+            .unwrap()
+            .get_property_value("background-color")
+            .unwrap()
+    };
+    let drawn = (
+        background(".section"),
+        background("input[name='basic.name_prefix']"),
+    );
+    let findings = form.host.query_selector_all(".finding").unwrap().length();
+    let low = crate::low_contrast(&form.host, 4.5);
+    // The check finds what it looks for.
+    let grey = document().create_element("span").unwrap();
+    grey.set_attribute("style", "color: #777; background: #888")
+        .unwrap();
+    grey.set_text_content(Some("grey on grey"));
+    form.host.append_child(&grey).unwrap();
+    let caught = crate::low_contrast(&form.host, 4.5);
+    grey.remove();
+    drop(form);
+    style.remove();
+    assert_eq!(
+        drawn,
+        ("rgb(24, 32, 42)".to_owned(), "rgb(17, 24, 32)".to_owned())
+    );
+    assert!(findings >= 2, "findings to read: {findings}");
+    assert_eq!(low, Vec::<String>::new());
+    assert_eq!(caught.len(), 1, "{caught:?}");
+}
+
 /// The spec list marks the spec the task would use by a sign, not by its colour alone
 /// (forced colours take colours away: low-vision explorer), in room kept for it, and in
 /// words in its select's name.

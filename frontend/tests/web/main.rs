@@ -100,3 +100,80 @@ fn attribute_of_each(nodes: &web_sys::NodeList, attribute: &str) -> Vec<String> 
         })
         .collect()
 }
+
+/// The console's sheets as a reader whose system asks for a dark scheme gets them: the
+/// test browser's scheme is light, so the scheme's query is made to hold. Remove it when
+/// done.
+fn dark_style() -> web_sys::Element {
+    let sheets = concat!(
+        include_str!("../../../public/berth.css"),
+        include_str!("../../../public/form.css"),
+        include_str!("../../../public/pages.css")
+    );
+    let dark = "@media (prefers-color-scheme: dark)";
+    assert!(sheets.contains(dark), "the console has a dark scheme");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let style = document.create_element("style").unwrap();
+    style.set_text_content(Some(&sheets.replace(dark, "@media all")));
+    document.head().unwrap().append_child(&style).unwrap();
+    style
+}
+
+/// The texts drawn under `host` (an element's own text, a control's value) whose colour
+/// is less than `ratio`:1 against what they are drawn on (WCAG 1.4.3, the backgrounds
+/// behind them composed up to the page's), each as `tag.class "text" ratio`. Disabled
+/// controls, which WCAG exempts, and visually hidden text are left out.
+fn low_contrast(host: &web_sys::Element, ratio: f64) -> Vec<String> {
+    let check = js_sys::Function::new_with_args(
+        "host, ratio",
+        r#"
+        const parse = (c) => {
+            const m = /rgba?\(([^)]+)\)/.exec(c);
+            if (!m) return null;
+            const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+            return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+        };
+        const lum = (c) => {
+            const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+            return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+        };
+        const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+        const behind = (el) => {
+            const layers = [];
+            for (let e = el; e; e = e.parentElement) {
+                const c = parse(getComputedStyle(e).backgroundColor);
+                if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+            }
+            return layers.reduceRight((under, top) => over(top, under), [255, 255, 255, 1]);
+        };
+        const out = [];
+        for (const el of host.querySelectorAll('*')) {
+            if (el.closest('.visually-hidden, [hidden], option, datalist') || el.matches(':disabled')) continue;
+            const control = el.matches('input:not([type=checkbox]):not([type=radio]):not([type=file]), select, textarea');
+            const text = control ? (el.value || '') :
+                [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
+            const rect = el.getBoundingClientRect();
+            if (!text || rect.width === 0 || rect.height === 0) continue;
+            const style = getComputedStyle(el);
+            if (style.visibility === 'hidden') continue;
+            const bg = behind(el);
+            const ink = over(parse(style.color), bg);
+            const [a, b] = [lum(ink), lum(bg)].sort((x, y) => y - x);
+            const r = (a + 0.05) / (b + 0.05);
+            if (r < ratio) out.push(`${el.tagName.toLowerCase()}.${el.className} "${text.slice(0, 40)}" ${r.toFixed(2)}`);
+        }
+        return out;
+        "#,
+    );
+    let found = check
+        .call2(
+            &wasm_bindgen::JsValue::NULL,
+            host,
+            &wasm_bindgen::JsValue::from_f64(ratio),
+        )
+        .unwrap();
+    js_sys::Array::from(&found)
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect()
+}

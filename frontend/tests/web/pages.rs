@@ -897,6 +897,63 @@ async fn a_row_whose_stop_is_under_way_reads_stopping() {
     assert_eq!(all_text(&host, "tbody .phase"), ["Running", "Stopped"]);
 }
 
+/// Under a dark colour scheme the list and a task's page are drawn dark, and every text
+/// on them, phases, reasons, banners and buttons included, stands at 4.5:1 or more
+/// against what it is drawn on (low-vision explorer: drawn light under a dark scheme).
+#[wasm_bindgen_test]
+async fn a_dark_scheme_draws_the_list_and_a_task_dark_and_legible() {
+    let address = fresh_page();
+    let style = crate::dark_style();
+    let mut rows = Vec::new();
+    for (n, phase) in [
+        TaskPhase::Queued,
+        TaskPhase::Running,
+        TaskPhase::Retrying,
+        TaskPhase::Succeeded,
+        TaskPhase::Failed,
+        TaskPhase::Stopped,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut row = task(&format!("t{n}"), phase, TaskType::PyTorchJob);
+        row.reason = Some("waits for 2 nodes of h100-1g".into());
+        row.tags = vec![shared::task::Tag {
+            key: "team".into(),
+            value: "nlp".into(),
+        }];
+        rows.push(row);
+    }
+    let tasks = RwSignal::new(rows);
+    let list = mount(move || {
+        let stop = ("alice".to_owned(), Callback::new(|_: String| {}));
+        view! { <TaskTable tasks=tasks.into() stop /> }
+    });
+    leptos::task::tick().await;
+    crate::after_paint().await;
+    let in_list = crate::low_contrast(&list, 4.5);
+    let table = web_sys::window()
+        .unwrap()
+        .get_computed_style(&find(&list, "table.tasks"))
+        .unwrap()
+        .unwrap()
+        .get_property_value("background-color")
+        .unwrap();
+    list.remove();
+    let mut failed = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
+    failed.reason = Some("worker 0 exited with code 1".into());
+    let (host, handle) = mount_detail_page_with(&failed, ("[]", 0), ("[]", 0)).await;
+    crate::after_paint().await;
+    let on_page = crate::low_contrast(&host, 4.5);
+    let texts = all_text(&host, "button").len();
+    finish(handle, &host, &address);
+    style.remove();
+    assert_eq!(table, "rgb(24, 32, 42)");
+    assert_eq!(in_list, Vec::<String>::new());
+    assert!(texts > 3, "buttons to read: {texts}");
+    assert_eq!(on_page, Vec::<String>::new());
+}
+
 /// On a phone the filter boxes fold behind one button, which counts and names those in
 /// use, with their values (low-vision recheck: a count alone): open,
 /// they filled the first screen (phone explorer). So do they in a short window, a laptop
