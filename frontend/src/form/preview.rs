@@ -31,7 +31,19 @@ fn refusal(err: ImportError) -> impl IntoView {
         <ul class="findings">
             {findings.into_iter().map(|issue| {
                 let path = issue.path.to_string();
-                let (code, at, place) = (issue.code.code(), path.clone(), path.clone());
+                // A field that is no field has no words of the form's: its place is its
+                // parent's, and its key is said once, in its path ("Basic information ›
+                // owner basic.owner is not a known field" named it twice).
+                let unknown = matches!(
+                    &issue.code,
+                    shared::IssueCode::ValueInvalid { expected: shared::validate::Expected::KnownField { .. }, .. }
+                );
+                let place = if unknown {
+                    path.rfind(['.', '[']).map(|at| path[..at].to_owned())
+                } else {
+                    Some(path.clone())
+                };
+                let (code, at) = (issue.code.code(), path.clone());
                 // A runtime env written as a YAML mapping, as Ray's own files write it:
                 // the form takes it as text, which a block scalar keeps (Ray explorer:
                 // "should be text" said no more).
@@ -45,7 +57,7 @@ fn refusal(err: ImportError) -> impl IntoView {
                     // text imported, which is where it is mended (Chinese newcomer: the
                     // path alone had the reader guess which field it was).
                     <li class="finding error" data-code=code data-path=at>
-                        {move || crate::components::field_place(cx.lang(), &place)}" "<code>{path}</code>" "{move || {
+                        {place.map(|place| view! { {move || crate::components::field_place(cx.lang(), &place)}" " })}<code>{path}</code>" "{move || {
                             let l = cx.lang();
                             let finding = issue.message(l);
                             if block {

@@ -4460,6 +4460,26 @@ async fn an_import_names_every_unknown_field_at_once() {
                 .contains("is not a known field; fields here: region, cluster,"),
             "{note}"
         );
+        // Named once, at its parent's place (it read "Basic information › owner
+        // basic.owner is not…"); at the top, by its path alone.
+        let said = |path: &str| {
+            form.find(&format!(
+                "[data-testid='import-note'] li[data-path='{path}']"
+            ))
+            .unwrap()
+            .text_content()
+            .unwrap()
+        };
+        assert!(
+            said("basic.owner").starts_with("Basic information basic.owner is not a known field"),
+            "{}",
+            said("basic.owner")
+        );
+        assert!(
+            said("kind").starts_with("kind is not a known field"),
+            "{}",
+            said("kind")
+        );
         assert_ne!(form.submitted().await.basic.name_prefix, "other");
     }
     // Text that stops being JSON is refused as such, with its place, whatever unknown
