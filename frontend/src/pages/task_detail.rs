@@ -2850,11 +2850,17 @@ pub(crate) fn Logs(
     // The reader asked to follow, and has not asked to stop: a stream that ends with its
     // attempt is opened again on the next attempt of a retried task, which the picker
     // moves to (it was read once, early, and then stood still while the attempt ran).
-    let wants_follow = StoredValue::new(false);
+    let wants_follow = RwSignal::new(false);
     let ended = RwSignal::new(false);
     // The stream stopped before the attempt ended.
     let broken = RwSignal::new(false);
     let attempts = Memo::new(move |_| view.with(|v| v.task.attempts));
+    // The latest attempt's log has ended, and the task waits to run again.
+    let waits_next = Memo::new(move |_| {
+        ended.get()
+            && attempt.get().is_none()
+            && view.with(|v| matches!(v.task.phase, TaskPhase::Retrying | TaskPhase::Queued))
+    });
     // The picked attempt has ended: its log is all there will be.
     let over = Memo::new(move |_| {
         view.with(|v| {
@@ -3174,7 +3180,7 @@ pub(crate) fn Logs(
             if !following.get_untracked() && !complete.get_untracked() {
                 reload();
             }
-        } else if following.get_untracked() || wants_follow.get_value() {
+        } else if following.get_untracked() || wants_follow.get_untracked() {
             start_follow();
         } else {
             reload();
@@ -3197,7 +3203,7 @@ pub(crate) fn Logs(
         let lost = error.with_untracked(|e| matches!(e, Some(ClientError::Network(_))));
         if lost && started.get_untracked() && !retry_out.get_value() {
             retry_out.set_value(true);
-            if following.get_untracked() || wants_follow.get_value() {
+            if following.get_untracked() || wants_follow.get_untracked() {
                 resumed.set_value(true);
                 start_follow();
             } else {
@@ -3213,7 +3219,7 @@ pub(crate) fn Logs(
         polled.track();
         let running = view.with_untracked(|v| v.task.phase == TaskPhase::Running);
         let idle = !following.get_untracked()
-            && !wants_follow.get_value()
+            && !wants_follow.get_untracked()
             && !complete.get_untracked()
             && !reading.get_value()
             && !closed.get_untracked()
@@ -3316,7 +3322,7 @@ pub(crate) fn Logs(
                 </label>
                 <button type="button" data-testid="log-reload" disabled=move || !started.get() || closed.get() aria-describedby=not_yet on:click=move |_| {
                     // Read once is what was asked: no follow comes back with the next pick.
-                    wants_follow.set_value(false);
+                    wants_follow.set(false);
                     reload();
                 }>{crate::i18n::tr("ui.detail.logs_reload")}</button>
                 <button
@@ -3324,10 +3330,12 @@ pub(crate) fn Logs(
                     data-testid="log-follow"
                     disabled=move || !started.get() || closed.get()
                     aria-describedby=not_yet
-                    aria-pressed=move || following.get().to_string()
+                    // Pressed too while it waits for the next attempt to follow it
+                    // (low-vision recheck: pressed in a retry's wait, it showed nothing).
+                    aria-pressed=move || (following.get() || (wants_follow.get() && waits_next.get())).to_string()
                     on:click=move |_| {
-                        let follow = !following.get_untracked();
-                        wants_follow.set_value(follow);
+                        let follow = !(following.get_untracked() || (wants_follow.get_untracked() && waits_next.get_untracked()));
+                        wants_follow.set(follow);
                         // Asked for: the log goes to its end.
                         resumed.set_value(false);
                         if follow { start_follow() } else { stop_follow() }
@@ -3387,10 +3395,13 @@ pub(crate) fn Logs(
                 } else if ended.get() {
                     // The latest attempt's end is not the task's while it waits to run
                     // again: "its log will not grow" read as the task over (same explorer).
-                    let again = attempt.get().is_none()
-                        && view.with(|v| matches!(v.task.phase, TaskPhase::Retrying | TaskPhase::Queued));
-                    Some(if again {
-                        lang.text_with("ui.detail.follow_ended#again", &[("attempt", attempts.get().to_string())])
+                    let latest = attempts.get().to_string();
+                    Some(if waits_next.get() {
+                        lang.text_with(if wants_follow.get() { "ui.detail.follow_ended#again" } else { "ui.detail.follow_ended#again_idle" }, &[("attempt", latest)])
+                    } else if attempt.get().is_none() && view.with(|v| !v.task.phase.is_finished()) {
+                        // Before the page's next read says what the task does next: no
+                        // word that the log is over, as it may go on (recheck).
+                        lang.text_with("ui.detail.follow_ended#attempt", &[("attempt", latest)])
                     } else {
                         lang.text("ui.detail.follow_ended")
                     })

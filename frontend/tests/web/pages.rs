@@ -8278,6 +8278,63 @@ async fn a_followed_log_says_its_task_runs_again_and_which_attempt_it_follows() 
     );
 }
 
+/// A followed log's attempt that ends before the page has read what the task does next
+/// says only that it ended, not that the log will not grow; the read that finds the task
+/// waiting to run again says its next attempt will be followed, Follow live pressed while
+/// it waits, and a press then stops that wait and says how to take it up (low-vision
+/// recheck: "will not grow" for a moment, and a press in the wait showed nothing).
+#[wasm_bindgen_test]
+async fn an_attempts_end_is_said_as_far_as_the_page_knows_and_follow_waits_for_the_next() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    fake_event_source();
+    let follow = find(&host, "[data-testid='log-follow']");
+    follow.click();
+    leptos::task::tick().await;
+    let state = || all_text(&host, "[data-testid='log-state'] [role='status']").concat();
+    js_sys::eval("window.__source.on_end(new MessageEvent('end', { data: 'ended' }))").unwrap();
+    leptos::task::tick().await;
+    let before_read = state();
+    let waiting = task("t1", TaskPhase::Retrying, TaskType::PyTorchJob);
+    answer_next_poll_with(&serde_json::to_string(&waiting).unwrap(), "[]").await;
+    until("the wait read", || {
+        all_text(&host, "[data-testid='title-phase']") == ["Retrying"]
+    })
+    .await;
+    leptos::task::tick().await;
+    let waits = (state(), follow.get_attribute("aria-pressed"));
+    follow.click();
+    leptos::task::tick().await;
+    let stopped = (state(), follow.get_attribute("aria-pressed"));
+    // Its end read as the task's: then the log is over.
+    let failed = task("t1", TaskPhase::Failed, TaskType::PyTorchJob);
+    answer_next_poll_with(&serde_json::to_string(&failed).unwrap(), "[]").await;
+    until("the end read", || {
+        all_text(&host, "[data-testid='title-phase']") == ["Failed"]
+    })
+    .await;
+    leptos::task::tick().await;
+    let over = state();
+    real_event_source();
+    finish(handle, &host, &address);
+    assert_eq!(over, "The attempt has ended: its log will not grow.");
+    assert_eq!(before_read, "Attempt 1 has ended.");
+    assert_eq!(
+        waits,
+        (
+            "Attempt 1 has ended. The task runs again: its next attempt's log follows here once it starts.".to_owned(),
+            Some("true".to_owned())
+        )
+    );
+    assert_eq!(
+        stopped,
+        (
+            "Attempt 1 has ended. The task runs again: press Follow live to follow its next attempt's log once it starts.".to_owned(),
+            Some("false".to_owned())
+        )
+    );
+}
+
 /// The task's phase stands beside its name in the heading and in the tab's title, on the
 /// first screen (low-vision explorer: at 200 % the status detail's phase was two screens
 /// down, under a green "created", and a task that had failed at once read as running).
@@ -8518,7 +8575,8 @@ async fn a_follow_that_works_again_clears_the_failure_it_said() {
                 js_sys::eval("window.__source.on_end(new MessageEvent('end', { data: 'ended' }))")
                     .unwrap();
                 leptos::task::tick().await;
-                assert_eq!(state(), "本次运行已结束，日志不会再增加。");
+                // As far as the page knows: the task still runs as last read.
+                assert_eq!(state(), "第 2 次运行已结束。");
             }
             _ => {
                 js_sys::eval("window.__source.onerror(new Event('error'))").unwrap();

@@ -1579,6 +1579,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.follow_ended#again",
         "Attempt {attempt} has ended. The task runs again: its next attempt's log follows here once it starts.",
     ),
+    (
+        "ui.detail.follow_ended#again_idle",
+        "Attempt {attempt} has ended. The task runs again: press Follow live to follow its next attempt's log once it starts.",
+    ),
+    (
+        "ui.detail.follow_ended#attempt",
+        "Attempt {attempt} has ended.",
+    ),
     ("ui.detail.following", "Following the log live…"),
     (
         "ui.detail.following#attempt",

@@ -1376,6 +1376,14 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.follow_ended#again",
         "第 {attempt} 次运行已结束。任务将再次运行：下一次运行开始后，它的日志会接着显示在这里。",
     ),
+    (
+        "ui.detail.follow_ended#again_idle",
+        "第 {attempt} 次运行已结束。任务将再次运行：按“实时跟踪”，下一次运行开始后即跟踪它的日志。",
+    ),
+    (
+        "ui.detail.follow_ended#attempt",
+        "第 {attempt} 次运行已结束。",
+    ),
     ("ui.detail.following", "正在实时跟踪日志…"),
     (
         "ui.detail.following#attempt",
