@@ -19,8 +19,10 @@ enum ImportNote {
     Imported,
 }
 
-/// An import's refusal, with the fields of the wrong shape at their paths.
-fn refusal(err: ImportError) -> impl IntoView {
+/// An import's refusal, with the fields of the wrong shape at their paths; an unknown
+/// field's line in `text`, the text refused, when its key stands once in it, which puts
+/// the caret there in the import box `area`.
+fn refusal(err: ImportError, text: String, area: NodeRef<leptos::html::Textarea>) -> impl IntoView {
     let cx = FormCx::use_context();
     let findings = match &err {
         ImportError::Shape(report) => report.issues().to_vec(),
@@ -44,6 +46,24 @@ fn refusal(err: ImportError) -> impl IntoView {
                     Some(path.clone())
                 };
                 let (code, at) = (issue.code.code(), path.clone());
+                // Where it is in the text (low-vision recheck: named without its line,
+                // in a box with no line numbers): only where its key stands once, so
+                // the line said is never another field's.
+                let found = unknown
+                    .then(|| path.rsplit(['.', '[']).next().filter(|key| !key.ends_with(']')))
+                    .flatten()
+                    .and_then(|key| transfer::key_place(&text, key));
+                let text = text.clone();
+                let line = found.map(|(line, column)| view! {
+                    " "
+                    <button type="button" class="link" data-testid="import-at-line" on:click=move |_| {
+                        if let Some(area) = area.get_untracked() {
+                            let at = transfer::caret_at(&text, line, column);
+                            let _ = area.focus();
+                            let _ = area.set_selection_range(at, at);
+                        }
+                    }>{move || shared::messages::text(cx.lang(), "ui.form.import.at_line", &[("line", line.to_string())])}</button>
+                });
                 // A runtime env written as a YAML mapping, as Ray's own files write it:
                 // the form takes it as text, which a block scalar keeps (Ray explorer:
                 // "should be text" said no more).
@@ -57,7 +77,7 @@ fn refusal(err: ImportError) -> impl IntoView {
                     // text imported, which is where it is mended (Chinese newcomer: the
                     // path alone had the reader guess which field it was).
                     <li class="finding error" data-code=code data-path=at>
-                        {place.map(|place| view! { {move || crate::components::field_place(cx.lang(), &place)}" " })}<code>{path}</code>" "{move || {
+                        {place.map(|place| view! { {move || crate::components::field_place(cx.lang(), &place)}" " })}<code>{path}</code>{line}" "{move || {
                             let l = cx.lang();
                             let finding = issue.message(l);
                             if block {
@@ -307,6 +327,8 @@ pub fn Preview(
     let pending = RwSignal::new(None::<TaskSpec>);
     let import_button = NodeRef::<leptos::html::Button>::new();
     let import_area = NodeRef::<leptos::html::Textarea>::new();
+    // The text the last refusal was of, for the lines it names.
+    let refused_text = StoredValue::new(String::new());
     let keep_button = NodeRef::<leptos::html::Button>::new();
     Effect::new(move |_| {
         if let Some(keep) = keep_button.get() {
@@ -357,6 +379,7 @@ pub fn Preview(
                 let _ = area.focus();
                 let _ = area.set_selection_range(at, at);
             }
+            refused_text.set_value(text);
             import_note.set(Some(ImportNote::Refused(err)));
         }
     };
@@ -545,7 +568,7 @@ pub fn Preview(
                         ImportNote::Imported => view! {
                             <p class="banner info">{move || cx.text("ui.form.import.done")}</p>
                         }.into_any(),
-                        ImportNote::Refused(err) => refusal(err).into_any(),
+                        ImportNote::Refused(err) => refusal(err, refused_text.get_value(), import_area).into_any(),
                     })}
                 </div>
             </details>

@@ -609,6 +609,41 @@ pub fn caret_at(text: &str, line: usize, column: usize) -> u32 {
     u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX)
 }
 
+/// Where `key` stands as a mapping's key in `text` (YAML's `key:`, in a flow mapping
+/// too, or JSON's `"key":`), as a line and a column of characters from 1, when it stands
+/// there once; `None` when not, or more than once.
+pub fn key_place(text: &str, key: &str) -> Option<(usize, usize)> {
+    let mut found = None;
+    for (i, row) in text.split('\n').enumerate() {
+        let mut from = 0;
+        while let Some(at) = row[from..].find(key).map(|at| at + from) {
+            from = at + key.len();
+            let before = row[..at].chars().next_back();
+            let quoted = matches!(before, Some('"' | '\''));
+            let after = &row[from..];
+            let after = if quoted {
+                match after.strip_prefix(before.unwrap_or('"')) {
+                    Some(rest) => rest,
+                    None => continue,
+                }
+            } else {
+                after
+            };
+            let starts = before
+                .is_none_or(|c| c.is_whitespace() || matches!(c, '{' | ',' | '-' | '"' | '\''));
+            if !starts || !after.trim_start().starts_with(':') {
+                continue;
+            }
+            if found.is_some() {
+                return None;
+            }
+            let start = at - usize::from(quoted);
+            found = Some((i + 1, row[..start].chars().count() + 1));
+        }
+    }
+    found
+}
+
 /// The line and column a reader's error names (`… at line 3 column 1`, serde_json's and
 /// yaml-rust2's wording, the latter with `at byte 20` before it), with the words before
 /// the place.

@@ -4417,6 +4417,12 @@ async fn a_runtime_env_imported_as_a_mapping_says_to_write_it_as_a_block() {
 async fn an_import_names_every_unknown_field_at_once() {
     let form = mount(None, false).await;
     let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
+    // Open, as where the text was typed.
+    area.closest("details")
+        .unwrap()
+        .unwrap()
+        .set_attribute("open", "")
+        .unwrap();
     for text in [
         "kind: PyTorchJob\nversion: 1\nbasic:\n  name_prefix: other\n  owner: alice\n\
          environment:\n  env:\n    - {name: A, value: '1', secret: true}\nreplicas: 2\n",
@@ -4471,14 +4477,55 @@ async fn an_import_names_every_unknown_field_at_once() {
             .unwrap()
         };
         assert!(
-            said("basic.owner").starts_with("Basic information basic.owner is not a known field"),
+            said("basic.owner").starts_with("Basic information basic.owner at line ")
+                && said("basic.owner").contains(" is not a known field"),
             "{}",
             said("basic.owner")
         );
         assert!(
-            said("kind").starts_with("kind is not a known field"),
+            said("kind").starts_with("kind at line 1 is not a known field"),
             "{}",
             said("kind")
+        );
+        // Each at its line, where its key stands once in the text (low-vision recheck:
+        // named without one); pressed, the caret goes there in the box.
+        let lines: Vec<String> = paths
+            .iter()
+            .map(|path| {
+                form.find(&format!(
+                    "[data-testid='import-note'] li[data-path='{path}'] [data-testid='import-at-line']"
+                ))
+                .map(|b| b.text_content().unwrap())
+                .unwrap_or_default()
+            })
+            .collect();
+        let json = text.starts_with('{');
+        assert_eq!(
+            lines,
+            if json {
+                // "replicas" is written twice: no line is said rather than one of them.
+                ["at line 1", "at line 2", "at line 3", ""]
+            } else {
+                ["at line 1", "at line 5", "at line 8", "at line 9"]
+            },
+            "{note}"
+        );
+        form.find("[data-testid='import-note'] li[data-path='basic.owner'] [data-testid='import-at-line']")
+            .unwrap()
+            .click();
+        let caret = area.selection_start().unwrap();
+        let owner_at = if json { (2, 47) } else { (5, 3) };
+        assert_eq!(
+            caret,
+            Some(frontend::form::transfer::caret_at(
+                text, owner_at.0, owner_at.1
+            )),
+            "{note}"
+        );
+        assert_eq!(
+            document().active_element(),
+            Some(area.clone().unchecked_into()),
+            "the box has the focus"
         );
         assert_ne!(form.submitted().await.basic.name_prefix, "other");
     }

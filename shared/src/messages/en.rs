@@ -2004,6 +2004,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.image_pull_retries.default",
         "Empty: the platform default, {default}.",
     ),
+    ("ui.form.import.at_line", "at line {line}"),
     ("ui.form.import.button", "Import"),
     ("ui.form.import.choose", "Choose a file…"),
     (
