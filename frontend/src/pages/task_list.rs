@@ -1766,11 +1766,12 @@ fn near_owners(typed: &str, owners: &[String]) -> Option<Vec<String>> {
     if typed.is_empty() || owners.iter().any(|o| o == typed) {
         return None;
     }
-    let typed = typed.to_lowercase();
+    // ASCII case only: `to_lowercase` brings Unicode's case tables (compute.rs).
+    let typed = typed.to_ascii_lowercase();
     Some(
         owners
             .iter()
-            .filter(|o| o.to_lowercase().contains(&typed))
+            .filter(|o| o.to_ascii_lowercase().contains(&typed))
             .cloned()
             .collect(),
     )
