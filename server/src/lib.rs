@@ -59,7 +59,8 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             error::refuse_cross_site,
-        ));
+        ))
+        .layer(axum::middleware::map_response(kept_by_no_cache));
     let cors_origins = state.config.cors_origins.clone();
     let app = Router::new()
         .merge(routes::health::router())
@@ -124,6 +125,20 @@ fn guarded(
             .or_insert(HeaderValue::from_static("same-origin"));
         std::future::ready(answer)
     }
+}
+
+/// An API answer is the asker's alone, and is kept by no cache: the same address answers
+/// each user otherwise (the owner's spec holds their hidden values in clear, Share lists
+/// live links), and a cache in front of Berth that keyed on the address alone would hand
+/// one user's answer to the next (security explorer: no `Cache-Control`). An answer that
+/// says otherwise keeps its own.
+async fn kept_by_no_cache(mut answer: axum::response::Response) -> axum::response::Response {
+    use axum::http::{HeaderValue, header};
+    answer
+        .headers_mut()
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("private, no-store"));
+    answer
 }
 
 /// The console's file or page for `request`; but an API path the router could not match

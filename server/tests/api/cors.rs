@@ -251,6 +251,31 @@ async fn answers_may_be_framed_only_by_berth_and_the_listed_sites() {
     assert_eq!(answer.status(), StatusCode::OK);
 }
 
+/// Every API answer, a refusal and an unknown path too, is the asker's alone and kept by
+/// no cache: the same address answers each user otherwise (security explorer: the owner's
+/// spec with its hidden values, and Share's live links, went with no `Cache-Control`). The
+/// console's files may be cached.
+#[tokio::test]
+async fn api_answers_are_kept_by_no_cache() {
+    let get = |path: &str| Request::get(path).body(Body::empty()).unwrap();
+    let alone = app(&[]).await;
+    for path in [
+        "/api/v1/catalog",
+        "/api/v1/tasks",
+        "/api/v1/tasks/nope",
+        "/api/v1/nothing-here",
+    ] {
+        let answer = send(&alone, get(path)).await;
+        assert_eq!(
+            header(&answer, "cache-control"),
+            Some("private, no-store"),
+            "{path}"
+        );
+    }
+    let page = send(&alone, get("/")).await;
+    assert_eq!(header(&page, "cache-control"), None);
+}
+
 /// The console's files go in the compressed form written beside them to a browser that
 /// takes it, typed as the file itself, and as they are to one that does not (slow-link
 /// explorer: 1.7 MB of wasm sent as it is, 37 s of blank page at 400 kbit/s).
