@@ -243,6 +243,19 @@ impl AppState {
             &self.usage,
             &self.user(),
         ));
+        // Several users on the local backend: each task runs as this server's own user,
+        // so one user's task can read another's logs and hidden values (security
+        // explorer: a group member's task found a colleague's token on disk, and the
+        // start said nothing of it).
+        let several = !matches!(
+            self.config.identity,
+            crate::config::IdentityConfig::Default {}
+        );
+        if several && self.config.backend == crate::config::Backend::Local {
+            said.push(
+                "the local backend runs every user's tasks as this server's own user: one user's task can read another's files, logs and hidden env values. Use it for one user or people who trust each other; for a lab, use the Kubernetes backend (README, \"Running tasks\")".to_owned(),
+            );
+        }
         said
     }
 }
@@ -313,6 +326,32 @@ mod tests {
             text.contains("catalog: unknown field `time_zone`"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn several_users_on_the_local_backend_are_warned_of_at_start() {
+        let dist = PathBuf::from("dist");
+        let warned = |config: Config| {
+            AppState::new(config)
+                .expect("loads")
+                .warnings()
+                .iter()
+                .any(|w| w.starts_with("the local backend runs every user's tasks"))
+        };
+        assert!(!warned(Config::demo(dist.clone())), "one user");
+        let tokens = std::env::temp_dir().join(format!("berth-tokens-{}.toml", std::process::id()));
+        std::fs::write(
+            &tokens,
+            "\"8c1f4e0b2d7a4f6e9b3c5a1d0e7f2b6c\" = \"alice\"\n",
+        )
+        .expect("writes");
+        assert!(warned(Config {
+            identity: crate::config::IdentityConfig::Tokens {
+                tokens_file: tokens.clone(),
+            },
+            ..Config::demo(dist)
+        }));
+        let _ = std::fs::remove_file(tokens);
     }
 
     #[test]
