@@ -2892,6 +2892,10 @@ pub(crate) fn Logs(
 
     // A read is out.
     let reading = StoredValue::new(false);
+    // A read or follow is out and has not answered yet: the empty box says it reads, not
+    // that there is no output (security explorer: a slow read said "No output yet." for
+    // most of a minute, and then the log came).
+    let read_out = RwSignal::new(false);
     let reload = move || {
         stop_follow();
         ended.set(false);
@@ -2911,11 +2915,15 @@ pub(crate) fn Logs(
             .get_untracked()
             .is_none_or(|pre| pre.scroll_top() + pre.client_height() + 24 >= pre.scroll_height());
         reading.set_value(true);
+        read_out.set(true);
         leptos::task::spawn_local(async move {
             // Only the end that is shown: a log of megabytes read whole took seconds to
             // arrive.
             let answer = api::fetch_log_end(&id.get_value(), r, a, SHOWN_MAX).await;
             reading.try_set_value(false);
+            if asked.try_get_value() == Some(mine) {
+                read_out.try_set(false);
+            }
             if asked.try_get_value() != Some(mine) {
                 return;
             }
@@ -2949,6 +2957,8 @@ pub(crate) fn Logs(
         follow.set_value(None);
         asked.update_value(|a| *a += 1);
         let mine = asked.get_value();
+        // A read out is dropped (its answer is not taken); the stream says the rest.
+        read_out.set(false);
         ended.set(false);
         complete.set(false);
         broken.set(false);
@@ -2988,6 +2998,7 @@ pub(crate) fn Logs(
                 // Only the end is kept: rewritten whole at each chunk, a log of
                 // megabytes held the page for a minute.
                 let more = reader.borrow_mut().push(&chunk);
+                read_out.set(false);
                 if first {
                     // The stream speaks: a failure said before (a follow or load while
                     // the server was down) is over, as the page's own banner goes.
@@ -3083,6 +3094,7 @@ pub(crate) fn Logs(
                 stream.on_open(move || {
                     opened_at.try_set_value(Some(js_sys::Date::now()));
                     error.set(None);
+                    read_out.set(false);
                 });
                 follow.set_value(Some(stream));
                 following.set(true);
@@ -3457,7 +3469,7 @@ pub(crate) fn Logs(
                 {move || (started.get() && (has_text.get() || error.with(Option::is_none))).then(|| if has_text.get() {
                     view! { <span class="log-text" node_ref=log_text></span> }.into_any()
                 } else {
-                    lang.text(if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" }).into_any()
+                    lang.text(if read_out.get() { "ui.detail.logs_reading" } else if complete.get() { "ui.detail.logs_empty_ended" } else { "ui.detail.logs_empty" }).into_any()
                 })}
             </pre>
         </section>

@@ -8335,6 +8335,24 @@ async fn an_attempts_end_is_said_as_far_as_the_page_knows_and_follow_waits_for_t
     );
 }
 
+/// While a read of the log is out, the empty box says it reads, not that there is no
+/// output; the answer says which (security explorer: a slow read said "No output yet."
+/// for most of a minute, and then the log came).
+#[wasm_bindgen_test]
+async fn an_empty_log_box_says_it_reads_until_the_read_answers() {
+    let address = fresh_page();
+    let (host, handle) = mount_detail_page().await;
+    let said = || all_text(&host, "[data-testid='log']").concat();
+    until("the first read's answer", || said() == "No output yet.").await;
+    reload_log(&host).await;
+    leptos::task::tick().await;
+    let reading = said();
+    answer_log_end("", 0);
+    until("the answer", || said() == "No output yet.").await;
+    finish(handle, &host, &address);
+    assert_eq!(reading, "Reading the log…");
+}
+
 /// The task's phase stands beside its name in the heading and in the tab's title, on the
 /// first screen (low-vision explorer: at 200 % the status detail's phase was two screens
 /// down, under a green "created", and a task that had failed at once read as running).

@@ -1648,6 +1648,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.logs_none#ended",
         "It ended before any attempt started, so there is no log.",
     ),
+    ("ui.detail.logs_reading", "Reading the log…"),
     ("ui.detail.logs_reload", "Reload"),
     ("ui.detail.logs_whole", "Open the whole log"),
     (

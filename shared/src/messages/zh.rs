@@ -1436,6 +1436,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.detail.logs_none#ended",
         "任务在开始运行前已结束，没有日志。",
     ),
+    ("ui.detail.logs_reading", "正在读取日志…"),
     ("ui.detail.logs_reload", "刷新"),
     ("ui.detail.logs_whole", "查看完整日志"),
     (
