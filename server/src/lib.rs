@@ -15,6 +15,9 @@ pub mod json;
 mod lang;
 pub mod metrics;
 mod routes;
+
+/// The masking of hidden values in logs, for its benchmark (`benches/log_mask.rs`).
+pub use routes::log_mask::LogMask;
 pub mod runner;
 pub mod scheduler;
 mod state;
@@ -130,14 +133,15 @@ fn guarded(
 /// An API answer is the asker's alone, and is kept by no cache: the same address answers
 /// each user otherwise (the owner's spec holds their hidden values in clear, Share lists
 /// live links), and a cache in front of Berth that keyed on the address alone would hand
-/// one user's answer to the next (security explorer: no `Cache-Control`). An answer that
-/// says otherwise keeps its own.
+/// one user's answer to the next (security explorer: no `Cache-Control`). A followed
+/// log's stream too, whose `no-cache` (axum's for server-sent events) lets a cache keep a
+/// copy of what the owner's stream holds in clear (recheck).
 async fn kept_by_no_cache(mut answer: axum::response::Response) -> axum::response::Response {
     use axum::http::{HeaderValue, header};
-    answer
-        .headers_mut()
-        .entry(header::CACHE_CONTROL)
-        .or_insert(HeaderValue::from_static("private, no-store"));
+    answer.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
     answer
 }
 

@@ -3419,9 +3419,10 @@ pub(crate) fn Logs(
                     })
                 } else if broken.get() {
                     Some(lang.text("ui.detail.follow_broken"))
-                } else if !over.get() {
+                } else if !over.get() && !read_out.get() {
                     // Read once while it runs, the box does not change as the log
-                    // grows: said, or it reads as a log gone quiet (explorer).
+                    // grows: said, or it reads as a log gone quiet (explorer). Once
+                    // read: said while the read was out, it came early (recheck).
                     Some(lang.text("ui.detail.log_snapshot"))
                 } else {
                     None

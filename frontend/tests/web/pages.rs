@@ -8347,10 +8347,18 @@ async fn an_empty_log_box_says_it_reads_until_the_read_answers() {
     reload_log(&host).await;
     leptos::task::tick().await;
     let reading = said();
+    // Nor is the log said to be as it was when read before it is (recheck).
+    let state = all_text(&host, "[data-testid='log-state'] [role='status']").concat();
     answer_log_end("", 0);
     until("the answer", || said() == "No output yet.").await;
+    let read = all_text(&host, "[data-testid='log-state'] [role='status']").concat();
     finish(handle, &host, &address);
     assert_eq!(reading, "Reading the log…");
+    assert_eq!(state, "");
+    assert_eq!(
+        read,
+        "The log as it was when read: Follow live shows what is written now."
+    );
 }
 
 /// The task's phase stands beside its name in the heading and in the tab's title, on the

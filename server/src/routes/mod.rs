@@ -2,7 +2,7 @@
 
 pub mod catalog;
 pub mod health;
-mod log_mask;
+pub mod log_mask;
 pub mod openapi;
 pub mod render;
 pub mod tasks;

@@ -617,6 +617,14 @@ async fn a_followed_shared_log_ends_when_its_link_is_revoked() {
         .unwrap();
     let answer = app.clone().oneshot(request).await.unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
+    // Kept by no cache, as every API answer (recheck: `no-cache` let one keep a copy).
+    assert_eq!(
+        answer
+            .headers()
+            .get(header::CACHE_CONTROL)
+            .map(|v| v.to_str().unwrap()),
+        Some("private, no-store")
+    );
     let mut body = answer.into_body();
     let mut read = String::new();
     while !read.contains("step 2") {

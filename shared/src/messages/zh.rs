@@ -1762,7 +1762,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "ui.form.image_pull_retries.default",
         "留空则使用平台默认值 {default}。",
     ),
-    ("ui.form.import.at_line", "（第 {line} 行）"),
+    ("ui.form.import.at_line", "在第 {line} 行"),
     ("ui.form.import.button", "导入"),
     ("ui.form.import.choose", "选择文件…"),
     (
