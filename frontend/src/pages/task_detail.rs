@@ -2876,8 +2876,14 @@ pub(crate) fn Logs(
     // Bumped by every load and follow: a load answered after a later one began (a follow
     // whose stream has spoken) would put back an older log.
     let asked = StoredValue::new(0u64);
+    // A read is out and has not answered yet: the empty box says it reads, not that
+    // there is no output (security explorer: a slow read said "No output yet." for most
+    // of a minute, and then the log came). Over with any read or follow asked after it,
+    // whose answer it no longer is.
+    let read_out = RwSignal::new(false);
     let stop_follow = move || {
         asked.update_value(|a| *a += 1);
+        read_out.set(false);
         follow.set_value(None);
         following.set(false);
     };
@@ -2892,10 +2898,6 @@ pub(crate) fn Logs(
 
     // A read is out.
     let reading = StoredValue::new(false);
-    // A read or follow is out and has not answered yet: the empty box says it reads, not
-    // that there is no output (security explorer: a slow read said "No output yet." for
-    // most of a minute, and then the log came).
-    let read_out = RwSignal::new(false);
     let reload = move || {
         stop_follow();
         ended.set(false);

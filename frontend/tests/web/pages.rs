@@ -8485,10 +8485,22 @@ async fn the_attempt_picker_names_the_attempt_shown_as_attempts_begin() {
     leptos::task::tick().await;
     begins(3).await;
     assert_eq!(picker().value(), "3");
-    // And the box is the third's, running, read once ("the log as it was when read"),
-    // not the second's, ended, which says nothing more of itself.
-    let state = all_text(&host, "[data-testid='log-state']");
-    assert!(state.iter().any(|s| !s.is_empty()), "{state:?}");
+    // And the box is the third's, running, read once ("the log as it was when read",
+    // once its read answers), not the second's, ended, which says nothing more of itself.
+    until("the third's log asked", || {
+        held_fetches().iter().any(|u| u.contains("/logs?"))
+    })
+    .await;
+    // The reads the picks asked for before it too, which it overtook.
+    while held_fetches().iter().any(|u| u.contains("/logs?")) {
+        answer_log_end("step 1\n", 0);
+    }
+    until("the third's log read", || {
+        all_text(&host, "[data-testid='log-state']")
+            .iter()
+            .any(|s| !s.is_empty())
+    })
+    .await;
     // An earlier one picked stays named while a next one begins.
     pick("1");
     leptos::task::tick().await;
