@@ -613,6 +613,9 @@ pub fn caret_at(text: &str, line: usize, column: usize) -> u32 {
 /// too, or JSON's `"key":`), as a line and a column of characters from 1, when it stands
 /// there once; `None` when not, or more than once.
 pub fn key_place(text: &str, key: &str) -> Option<(usize, usize)> {
+    if key.is_empty() {
+        return None;
+    }
     let mut found = None;
     for (i, row) in text.split('\n').enumerate() {
         let mut from = 0;

@@ -3000,7 +3000,6 @@ pub(crate) fn Logs(
                 // Only the end is kept: rewritten whole at each chunk, a log of
                 // megabytes held the page for a minute.
                 let more = reader.borrow_mut().push(&chunk);
-                read_out.set(false);
                 if first {
                     // The stream speaks: a failure said before (a follow or load while
                     // the server was down) is over, as the page's own banner goes.
@@ -3096,7 +3095,6 @@ pub(crate) fn Logs(
                 stream.on_open(move || {
                     opened_at.try_set_value(Some(js_sys::Date::now()));
                     error.set(None);
-                    read_out.set(false);
                 });
                 follow.set_value(Some(stream));
                 following.set(true);

@@ -1569,12 +1569,7 @@ pub fn Filters(
     let folded = RwSignal::new(true);
     // Named with their values: a count alone left the reader to open the boxes to learn
     // why a task they expected was not listed (low-vision recheck).
-    let group_names = StoredValue::new(
-        groups
-            .iter()
-            .map(|g| (g.id.clone(), g.name.clone()))
-            .collect::<Vec<_>>(),
-    );
+    let group_names = StoredValue::new(groups.clone());
     let in_use = move || {
         filter.with(|f| {
             let scope = if f.mine {
@@ -1582,12 +1577,7 @@ pub fn Filters(
             } else if f.group.is_empty() {
                 None
             } else {
-                let name = group_names.with_value(|names| {
-                    names
-                        .iter()
-                        .find(|(id, _)| *id == f.group)
-                        .map_or_else(|| f.group.clone(), |(_, name)| name.clone())
-                });
+                let name = group_names.with_value(|groups| super::group_name(groups, &f.group));
                 Some(lang.text_with("ui.list.scope.group", &[("group", name)]))
             };
             [

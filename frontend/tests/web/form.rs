@@ -168,6 +168,17 @@ impl Form {
         self.find(&format!("[name='{path}']")).is_some()
     }
 
+    /// The import box, its panel open, as where text is typed into it.
+    fn open_import(&self) -> HtmlTextAreaElement {
+        let area: HtmlTextAreaElement = self.test_id("import-text").unchecked_into();
+        area.closest("details")
+            .unwrap()
+            .unwrap()
+            .set_attribute("open", "")
+            .unwrap();
+        area
+    }
+
     fn test_id(&self, id: &str) -> HtmlElement {
         self.find(&format!("[data-testid='{id}']"))
             .unwrap_or_else(|| panic!("no {id}"))
@@ -4248,13 +4259,7 @@ async fn an_export_says_which_boxes_hold_text_that_is_no_number() {
 #[wasm_bindgen_test]
 async fn an_unreadable_import_puts_the_caret_where_its_reader_stopped() {
     let form = mount(None, false).await;
-    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
-    // Open, as where the text was typed.
-    area.closest("details")
-        .unwrap()
-        .unwrap()
-        .set_attribute("open", "")
-        .unwrap();
+    let area = form.open_import();
     // Line 2, at the second value with no comma before it (byte 40, character 33).
     area.set_value("{\"version\": 1,\n \"basic\": {\"name_prefix\": \"实验🚀\" \"b\"}}");
     area.dispatch_event(&web_sys::Event::new("input").unwrap())
@@ -4416,13 +4421,7 @@ async fn a_runtime_env_imported_as_a_mapping_says_to_write_it_as_a_block() {
 #[wasm_bindgen_test]
 async fn an_import_names_every_unknown_field_at_once() {
     let form = mount(None, false).await;
-    let area: HtmlTextAreaElement = form.test_id("import-text").unchecked_into();
-    // Open, as where the text was typed.
-    area.closest("details")
-        .unwrap()
-        .unwrap()
-        .set_attribute("open", "")
-        .unwrap();
+    let area = form.open_import();
     for text in [
         "kind: PyTorchJob\nversion: 1\nbasic:\n  name_prefix: other\n  owner: alice\n\
          environment:\n  env:\n    - {name: A, value: '1', secret: true}\nreplicas: 2\n",

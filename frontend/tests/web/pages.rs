@@ -2884,6 +2884,12 @@ fn refuse_fetch_where(matches: impl Fn(&str) -> bool, status: u16, body: &str) {
     .unwrap();
 }
 
+/// Answers the request whose address contains `part` with `body` once it is asked.
+async fn answer_when_asked(part: &str, body: &str) {
+    request_for(part).await;
+    answer_fetch(part, body);
+}
+
 /// Answers the held request for a log's end with `text` as plain text, and
 /// `left_out` bytes before it, as the server's header says them.
 fn answer_log_end(text: &str, left_out: u64) {
@@ -5876,23 +5882,15 @@ async fn an_owner_typed_in_part_is_told_the_whole_names() {
             .unwrap();
     };
     change("BO");
-    until("the owner's request", || {
-        held_fetches().iter().any(|u| u.contains("owner=BO"))
-    })
-    .await;
-    answer_fetch("owner=BO", &page_of(0, 0, None));
+    answer_when_asked("owner=BO", &page_of(0, 0, None)).await;
     until("the owner's words", || {
         all_text(&host, "[data-testid='list-empty-owner']")
             == ["No one whose tasks you can see is named “BO”: the owner filter takes a user's whole name. Did you mean: bob"]
     })
     .await;
     find(&host, "[data-testid='list-owner-near']").click();
-    until("bob's request", || {
-        held_fetches().iter().any(|u| u.contains("owner=bob"))
-    })
-    .await;
+    answer_when_asked("owner=bob", &page_of(0, 0, None)).await;
     assert_eq!(owner.value(), "bob");
-    answer_fetch("owner=bob", &page_of(0, 0, None));
     until("no word for a whole name", || {
         host.query_selector("[data-testid='list-empty-owner']")
             .unwrap()
@@ -5904,11 +5902,7 @@ async fn an_owner_typed_in_part_is_told_the_whole_names() {
     })
     .await;
     change("zed");
-    until("zed's request", || {
-        held_fetches().iter().any(|u| u.contains("owner=zed"))
-    })
-    .await;
-    answer_fetch("owner=zed", &page_of(0, 0, None));
+    answer_when_asked("owner=zed", &page_of(0, 0, None)).await;
     until("no name near", || {
         all_text(&host, "[data-testid='list-empty-owner']")
             == ["No one whose tasks you can see is named “zed”: the owner filter takes a user's whole name."]
