@@ -14,6 +14,7 @@ mod error;
 pub mod json;
 mod lang;
 pub mod metrics;
+mod page_policy;
 mod routes;
 
 /// The masking of hidden values in logs, for its benchmark (`benches/log_mask.rs`).
@@ -65,11 +66,14 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::map_response(kept_by_no_cache));
     let cors_origins = state.config.cors_origins.clone();
+    let page_policy = std::sync::Arc::new(page_policy::PagePolicy::new(&dist));
     let app = Router::new()
         .merge(routes::health::router())
         .route("/metrics", axum::routing::get(metrics::scrape))
         .merge(api)
-        .fallback(move |request: axum::extract::Request| console_or_api(console.clone(), request))
+        .fallback(move |request: axum::extract::Request| {
+            console_or_api(console.clone(), page_policy.clone(), request)
+        })
         .layer(DefaultBodyLimit::max(state.config.body_limit))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -112,9 +116,8 @@ fn guarded(
     let same_origin_only = origins.is_empty();
     move |mut answer: axum::response::Response| {
         let headers = answer.headers_mut();
-        headers
-            .entry(header::CONTENT_SECURITY_POLICY)
-            .or_insert(policy.clone());
+        // Beside the console page's script policy (page_policy.rs): a browser keeps to both.
+        headers.append(header::CONTENT_SECURITY_POLICY, policy.clone());
         if same_origin_only {
             headers
                 .entry(header::X_FRAME_OPTIONS)
@@ -149,7 +152,11 @@ async fn kept_by_no_cache(mut answer: axum::response::Response) -> axum::respons
 /// for an empty segment (`//api/v1/catalog`, from a portal's `${base}/api/...` with a base
 /// that ends in `/`) is a 404 problem, as any unknown API path: it got the console's page
 /// with a 200, which a client then failed to read as JSON (embedding test).
-async fn console_or_api<S>(console: S, request: axum::extract::Request) -> axum::response::Response
+async fn console_or_api<S>(
+    console: S,
+    page_policy: std::sync::Arc<page_policy::PagePolicy>,
+    request: axum::extract::Request,
+) -> axum::response::Response
 where
     S: tower::Service<axum::extract::Request, Error = std::convert::Infallible>,
     S::Response: axum::response::IntoResponse,
@@ -159,6 +166,7 @@ where
     if request.uri().path().split('/').find(|s| !s.is_empty()) == Some("api") {
         return error::api_not_found(request).await.into_response();
     }
+    let console_page = page_policy::is_console_page(request.uri().path());
     match console.oneshot(request).await {
         // Every form of a console file, plain ones too, varies with what the browser
         // takes: a cache that kept the plain wasm (a health check's) gave it to every
@@ -169,6 +177,16 @@ where
                 axum::http::header::VARY,
                 axum::http::HeaderValue::from_static("accept-encoding"),
             );
+            let html = answer
+                .headers()
+                .get(axum::http::header::CONTENT_TYPE)
+                .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
+            if console_page && html {
+                answer.headers_mut().append(
+                    axum::http::header::CONTENT_SECURITY_POLICY,
+                    page_policy.current(),
+                );
+            }
             answer
         }
         Err(never) => match never {},

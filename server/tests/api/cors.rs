@@ -10,7 +10,16 @@ const PORTAL: &str = "https://portal.example.com";
 
 async fn app(origins: &[&str]) -> Router {
     let dist = temp_dir("dist");
-    std::fs::write(dist.join("index.html"), "<!doctype html>").expect("temp dir is writable");
+    std::fs::write(
+        dist.join("index.html"),
+        "<!doctype html><script type=module src=/a.js></script><script>start()</script>",
+    )
+    .expect("temp dir is writable");
+    std::fs::write(
+        dist.join("embed.html"),
+        "<!doctype html><script>portal()</script>",
+    )
+    .expect("temp dir is writable");
     let config = server::Config {
         data_dir: temp_dir("data"),
         cors_origins: origins.iter().map(|o| (*o).to_owned()).collect(),
@@ -38,6 +47,12 @@ async fn cross_site_detail(answer: Response<Body>) -> String {
 
 fn header<'a>(response: &'a Response<Body>, name: &str) -> Option<&'a str> {
     response.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+/// Every value of a header sent more than once (a browser keeps to each policy).
+fn headers<'a>(response: &'a Response<Body>, name: &str) -> Vec<&'a str> {
+    let values = response.headers().get_all(name).iter();
+    values.filter_map(|v| v.to_str().ok()).collect()
 }
 
 /// What a browser sends before the form's submit from the portal's page.
@@ -230,8 +245,12 @@ async fn answers_may_be_framed_only_by_berth_and_the_listed_sites() {
         "/healthz",
     ] {
         let answer = send(&alone, get(path)).await;
+        let policies = headers(&answer, "content-security-policy");
+        assert!(
+            policies.contains(&"frame-ancestors 'self'"),
+            "{path} {policies:?}"
+        );
         for (name, value) in [
-            ("content-security-policy", "frame-ancestors 'self'"),
             ("x-frame-options", "SAMEORIGIN"),
             ("x-content-type-options", "nosniff"),
             ("referrer-policy", "same-origin"),
@@ -243,12 +262,37 @@ async fn answers_may_be_framed_only_by_berth_and_the_listed_sites() {
     // out: a browser that knows only that one would refuse the portal.
     let shared = app(&[PORTAL]).await;
     let answer = send(&shared, get("/")).await;
-    assert_eq!(
-        header(&answer, "content-security-policy"),
-        Some("frame-ancestors 'self' https://portal.example.com")
+    let policies = headers(&answer, "content-security-policy");
+    assert!(
+        policies.contains(&"frame-ancestors 'self' https://portal.example.com"),
+        "{policies:?}"
     );
     assert_eq!(header(&answer, "x-frame-options"), None);
     assert_eq!(answer.status(), StatusCode::OK);
+}
+
+/// The console's page runs its own site's scripts, its WebAssembly and its own inline
+/// script (by the hash a browser computes of `start()`), and nothing else: a user's text
+/// put into a task page as markup would never run (security review: no script policy).
+/// The example portal page gets none, as it loads the packages from the site it names.
+#[tokio::test]
+async fn the_console_page_runs_only_its_own_scripts() {
+    let get = |path: &str| Request::get(path).body(Body::empty()).unwrap();
+    let app = app(&[]).await;
+    let policy = "script-src 'self' 'wasm-unsafe-eval' \
+                  'sha256-DIm7WJS6ZKDYe5qFLPy+h4JFI9Bol5QmYC57mt3Fb00='; \
+                  object-src 'none'; base-uri 'none'";
+    for path in ["/", "/tasks/t-1", "/shared/abc", "/index.html"] {
+        let answer = send(&app, get(path)).await;
+        assert_eq!(answer.status(), StatusCode::OK, "{path}");
+        let policies = headers(&answer, "content-security-policy");
+        assert_eq!(policies, [policy, "frame-ancestors 'self'"], "{path}");
+    }
+    for path in ["/embed.html", "/api/v1/catalog", "/healthz"] {
+        let answer = send(&app, get(path)).await;
+        let policies = headers(&answer, "content-security-policy");
+        assert_eq!(policies, ["frame-ancestors 'self'"], "{path}");
+    }
 }
 
 /// Every API answer, a refusal and an unknown path too, is the asker's alone and kept by
