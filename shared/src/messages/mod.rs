@@ -27,7 +27,6 @@ mod en;
 mod zh;
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The console's languages.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -488,8 +487,106 @@ pub struct Message {
     /// The catalog key.
     pub key: String,
     /// The named arguments of the key's `{placeholders}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub args: BTreeMap<String, Arg>,
+    #[serde(default, skip_serializing_if = "Args::is_empty")]
+    pub args: Args,
+}
+
+/// A [`Message`]'s named arguments: a map on the wire, a list kept in the names' order
+/// here. A message has a handful, and a `BTreeMap`'s code (its insert alone 2.3 KB of
+/// wasm) was bytes the validator package lacks for its rules.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Args(Vec<(String, Arg)>);
+
+impl Args {
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(n, _)| n.as_str().cmp(name))
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The argument of that name.
+    pub fn get(&self, name: &str) -> Option<&Arg> {
+        self.find(name).ok().map(|at| &self.0[at].1)
+    }
+
+    /// The argument of that name, to change.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Arg> {
+        self.find(name).ok().map(|at| &mut self.0[at].1)
+    }
+
+    /// Whether there is an argument of that name.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.find(name).is_ok()
+    }
+
+    /// Sets `name` to `value`, replacing a value it had.
+    pub fn insert(&mut self, name: String, value: Arg) {
+        match self.find(&name) {
+            Ok(at) => self.0[at].1 = value,
+            Err(at) => self.0.insert(at, (name, value)),
+        }
+    }
+
+    /// The arguments in their names' order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Arg)> {
+        self.0.iter().map(|(name, value)| (name, value))
+    }
+
+    /// Every argument, in their names' order.
+    pub fn values(&self) -> impl Iterator<Item = &Arg> {
+        self.0.iter().map(|(_, value)| value)
+    }
+
+    /// Every argument, to change.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Arg> {
+        self.0.iter_mut().map(|(_, value)| value)
+    }
+}
+
+impl std::ops::Index<&str> for Args {
+    type Output = Arg;
+
+    fn index(&self, name: &str) -> &Arg {
+        self.get(name).expect("no argument of that name")
+    }
+}
+
+impl std::fmt::Debug for Args {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Args {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Args {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Named;
+        impl<'de> serde::de::Visitor<'de> for Named {
+            type Value = Args;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map of arguments")
+            }
+
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut map: M) -> Result<Args, M::Error> {
+                let mut args = Args::default();
+                // A name twice: the last value, as a map read it.
+                while let Some((name, value)) = map.next_entry()? {
+                    args.insert(name, value);
+                }
+                Ok(args)
+            }
+        }
+        deserializer.deserialize_map(Named)
+    }
 }
 
 /// One argument of a [`Message`].
@@ -522,7 +619,7 @@ impl Message {
     pub fn new(key: impl Into<String>) -> Self {
         Message {
             key: key.into(),
-            args: BTreeMap::new(),
+            args: Args::default(),
         }
     }
 

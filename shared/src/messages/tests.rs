@@ -423,3 +423,28 @@ fn the_metrics_ports_help_names_every_port_the_rules_refuse() {
         }
     }
 }
+
+/// A message's arguments travel as a JSON object, the way stored events and findings
+/// always had them: read in any order, written in their names' order, a name given twice
+/// keeping its last value, as a map would.
+#[test]
+fn arguments_are_a_map_on_the_wire() {
+    let read: Message = serde_json::from_str(
+        r#"{"key":"k","args":{"b":"2","a":["x","y"],"c":{"key":"unit"},"b":"3"}}"#,
+    )
+    .expect("a message reads");
+    assert_eq!(
+        serde_json::to_string(&read).expect("a message writes"),
+        r#"{"key":"k","args":{"a":["x","y"],"b":"3","c":{"key":"unit"}}}"#
+    );
+    assert_eq!(read.args.get("b"), Some(&Arg::Text("3".to_owned())));
+    assert!(read.args.contains_key("c") && !read.args.contains_key("d"));
+    let again = Message::new("k").with("b", 1).with("a", 2).with("b", 3);
+    let names: Vec<&str> = again.args.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(again.args["b"], Arg::Text("3".to_owned()));
+    assert_eq!(
+        serde_json::to_string(&Message::new("k")).expect("a message writes"),
+        r#"{"key":"k"}"#
+    );
+}
