@@ -96,6 +96,7 @@
 //! | `mount.path.not_normalized` | error | Mount path has `..`, `.`, `//` or a trailing `/`. |
 //! | `mount.path.root` | error | Mount path is `/`. |
 //! | `mount.path.invalid_chars` | error | Mount path has `:` or a control character. |
+//! | `mount.path.stray_blank` | error | A name of the mount path begins or ends with a blank (a non-breaking or full-width space too), or the path has a zero-width character. |
 //! | `mount.path.too_long` | error | Mount path has a name over 255 bytes, or is over 4,095 bytes. |
 //! | `mount.path.conflict` | error | Two mounts at one path. |
 //! | `mount.path.nested` | warning | One mount inside another. |

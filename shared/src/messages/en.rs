@@ -1083,6 +1083,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "mount.path.ssh_read_only#above",
         "is read-only and holds {dir}, where pod SSH mounts: the pod cannot start; choose another path",
     ),
+    (
+        "mount.path.stray_blank",
+        "has an invisible character (a pasted zero-width space), or a space at the start or end of a name (a non-breaking or full-width one too): remove it, or the volume is mounted at another path than the one your job writes to",
+    ),
     ("mount.path.system", "cannot mount over /proc, /sys or /dev"),
     (
         "mount.path.too_long",

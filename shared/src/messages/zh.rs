@@ -933,6 +933,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "mount.path.ssh_read_only#above",
         "为只读挂载且包含 Pod 间免密登录挂载的 {dir}，Pod 将无法启动，请更换路径",
     ),
+    (
+        "mount.path.stray_blank",
+        "含有不可见字符（粘贴带入的零宽空格），或某一级目录名的首尾有空格（含不换行空格、全角空格）：请删除，否则卷会挂载到与作业写入路径不同的位置",
+    ),
     ("mount.path.system", "不能挂载到 /proc、/sys 或 /dev"),
     (
         "mount.path.too_long",

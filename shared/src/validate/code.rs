@@ -238,6 +238,10 @@ issue_codes! {
     MountPathRoot = "mount.path.root", Error;
     /// Mount path has `:` or a control character.
     MountPathInvalidChars = "mount.path.invalid_chars", Error;
+    /// A name of the mount path begins or ends with a blank (a space, a non-breaking or
+    /// full-width one), or the path holds a zero-width character: pasted, it mounts the
+    /// volume beside the path the job writes to, which lands on the container's disk.
+    MountPathStrayBlank = "mount.path.stray_blank", Error;
     /// Mount path has a name over 255 bytes, or is over 4,095 bytes in all.
     MountPathTooLong = "mount.path.too_long", Error;
     /// Two mounts at one path.
@@ -629,6 +633,7 @@ impl IssueCode {
             | MountPathNotNormalized
             | MountPathRoot
             | MountPathInvalidChars
+            | MountPathStrayBlank
             | MountPathTooLong
             | MountPathSystem
             | MountPathOutsideRecommended

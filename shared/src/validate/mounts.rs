@@ -188,6 +188,17 @@ fn path_ok(
         report.push(at(), IssueCode::MountPathInvalidChars);
         return false;
     }
+    let blank_edge = |name: &str| {
+        let mut chars = name.chars();
+        chars.next().is_some_and(char::is_whitespace)
+            || chars.next_back().is_some_and(char::is_whitespace)
+    };
+    if path.split('/').any(blank_edge)
+        || path.contains(['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'])
+    {
+        report.push(at(), IssueCode::MountPathStrayBlank);
+        return false;
+    }
     // Linux refuses a name over NAME_MAX (255 bytes) and a path of PATH_MAX (4,096 bytes,
     // its terminating NUL included) or more: the task would fail as its container starts.
     if path.len() >= 4096 || path.split('/').any(|name| name.len() > 255) {
