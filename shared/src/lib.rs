@@ -111,6 +111,7 @@
 //! | `command.torchrun.nproc_per_node` | warning | `torchrun --nproc_per_node` differs from the GPUs of one replica. |
 //! | `command.torchrun.nnodes` | warning | `torchrun --nnodes` differs from the replica count (each launch read from its own options). |
 //! | `command.distributed_env_unused` | warning | A multi-replica PyTorchJob whose command uses none of the injected variables. |
+//! | `command.pasted_char` | warning | A curly quote, a long dash, or a non-breaking, full-width or zero-width space outside quotes and comments, or a carriage return anywhere: the shell reads it as part of a word. |
 //! | `compute.pool.unknown` | error | The pool is not in this cluster. |
 //! | `compute.pool.kind_mismatch` | error | The pool does not serve the chosen resource kind. |
 //! | `compute.pool.none_for_kind` | error | No pool of this cluster serves the resource kind. |

@@ -275,6 +275,10 @@ issue_codes! {
     CommandNnodesMismatch { /** Value written. */ written: u64, /** Replicas. */ replicas: u64 } = "command.torchrun.nnodes", Warning;
     /// A multi-replica PyTorchJob whose command uses none of the injected variables.
     CommandDistributedEnvUnused = "command.distributed_env_unused", Warning;
+    /// A character that came with a paste from a chat or a web page, which the shell
+    /// reads as part of a word: a curly quote, a long dash or a blank other than a space
+    /// or a tab outside quotes and comments, a carriage return anywhere.
+    CommandPastedChar { /** Its line, from 1. */ line: u64, /** The character. */ found: String } = "command.pasted_char", Warning;
 
     /// The pool is not in this cluster.
     PoolUnknown = "compute.pool.unknown", Error;
@@ -451,6 +455,18 @@ impl IssueCode {
             }
             CommandNnodesMismatch { written, replicas } => {
                 vec![("written", n(written)), ("replicas", n(replicas))]
+            }
+            // An invisible one by its code point alone.
+            CommandPastedChar { line, found } => {
+                let code = found.chars().next().map_or(0, u32::from);
+                let code = format!("U+{code:04X}");
+                let shown = match found.chars().next() {
+                    Some('“' | '”' | '‘' | '’' | '–' | '—' | '−') => {
+                        format!("{found} ({code})")
+                    }
+                    _ => code,
+                };
+                vec![("line", n(line)), ("char", shown)]
             }
             WorkersOutOfRange { max } => vec![("max", n(max))],
             SpecTypeMismatch { expected } => vec![(
@@ -790,6 +806,10 @@ mod tests {
             CommandNnodesMismatch {
                 written: 2,
                 replicas: 3,
+            },
+            CommandPastedChar {
+                line: 2,
+                found: "\u{201c}".into(),
             },
             WorkersOutOfRange { max: 1024 },
             SpecTypeMismatch {

@@ -30,6 +30,10 @@ pub(super) fn check(cx: &Cx, plan: Option<&Plan>, report: &mut Report) {
         report.push(path, IssueCode::CommandNul);
         return;
     }
+    if let Some((line, found)) = pasted_char(command) {
+        let found = found.to_string();
+        report.push(path.clone(), IssueCode::CommandPastedChar { line, found });
+    }
     if cx.spec.basic.task_type != Some(TaskType::PyTorchJob) {
         return;
     }
@@ -71,6 +75,54 @@ pub(super) fn check(cx: &Cx, plan: Option<&Plan>, report: &mut Report) {
     {
         report.push(path, IssueCode::CommandDistributedEnvUnused);
     }
+}
+
+/// The first character of `command` that came with a paste from a chat or a web page
+/// and that the shell reads as part of a word, with its line: `python3 -c “print(1)”`,
+/// `torchrun —nproc_per_node=8` and a non-breaking space between two words all fail only
+/// when the task runs, after its queue (pasting researcher). Inside quotes and comments
+/// such characters are text; a carriage return (a spec from Windows) is one anywhere.
+fn pasted_char(command: &str) -> Option<(u64, char)> {
+    let mut line = 1;
+    let mut quote = None;
+    let mut escaped = false;
+    let mut comment = false;
+    let mut word_start = true;
+    for c in command.chars() {
+        match c {
+            '\r' => return Some((line, c)),
+            '\n' => {
+                line += 1;
+                comment = false;
+            }
+            _ if comment => {}
+            _ if escaped => escaped = false,
+            '\\' if quote != Some('\'') => escaped = true,
+            '\'' | '"' if quote.is_none() => quote = Some(c),
+            _ if quote.is_some() => {
+                if quote == Some(c) {
+                    quote = None;
+                }
+            }
+            '#' if word_start => comment = true,
+            '“'
+            | '”'
+            | '‘'
+            | '’'
+            | '–'
+            | '—'
+            | '−'
+            | '\u{a0}'
+            | '\u{202f}'
+            | '\u{3000}'
+            | '\u{200b}'..='\u{200d}'
+            | '\u{2060}'
+            | '\u{feff}' => return Some((line, c)),
+            _ => {}
+        }
+        word_start = matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '(');
+    }
+    None
 }
 
 /// GPUs one replica gets with the spec the task would start on or queue for, which is
@@ -230,7 +282,34 @@ pub fn gpus_per_replica_of(
 
 #[cfg(test)]
 mod tests {
-    use super::{Launch, launches};
+    use super::{Launch, launches, pasted_char};
+
+    /// What a paste from a chat or a web page brings is found at its line, as the shell
+    /// would read it: outside quotes and comments only, but a carriage return anywhere
+    /// (pasting researcher: each of these ran and failed).
+    #[test]
+    fn pasted_characters_are_found_where_the_shell_reads_them() {
+        let cases = [
+            ("python3 -c “print(1)”", Some((1, '“'))),
+            (
+                "cd /app\ntorchrun —nproc_per_node=8 train.py",
+                Some((2, '—')),
+            ),
+            ("echo\u{a0}hello", Some((1, '\u{a0}'))),
+            ("\u{feff}echo hi", Some((1, '\u{feff}'))),
+            ("echo a\r\necho b", Some((1, '\r'))),
+            ("echo \"He said “hi” — 你好\u{3000}世界\"", None),
+            ("echo 'it’s – fine'", None),
+            ("# copied from “the wiki” — step 1\necho ok", None),
+            ("echo \"a \\\" “b”\" ok", None),
+            ("echo a#“b”", Some((1, '“'))),
+            ("echo 'a\nb' —x", Some((2, '—'))),
+            ("torchrun --nproc_per_node=8 train.py", None),
+        ];
+        for (command, found) in cases {
+            assert_eq!(pasted_char(command), found, "{command:?}");
+        }
+    }
 
     fn all(command: &str) -> Vec<Launch> {
         launches(command)
