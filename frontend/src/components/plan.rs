@@ -621,7 +621,7 @@ pub fn PlanView(
     // What a screen reader hears: while a field is typed in, the verdict once typing
     // pauses, as the field's own findings are; each key spoke it, a wrong "Starts now"
     // for the half-typed 4 of 40 among them (keyboard recheck). At once otherwise.
-    let heard = RwSignal::new(said());
+    let heard = RwSignal::new(headline.with_untracked(|(_, said)| said.clone()));
     let pause = super::Pause::new();
     Effect::new(move |_| {
         let now = said();

@@ -203,6 +203,22 @@ fn whole(text: &str) -> Option<Whole> {
     Some(Whole { negative, size })
 }
 
+/// A number as pasted text may write it, in the characters a number box takes: dashes
+/// and minus signs as `-`, full-width digits, signs and points as ASCII, blanks left
+/// out (`— 1`, `1 000`).
+fn plain_number(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{fe63}' | '\u{ff0d}' => '-',
+            '\u{ff0b}' => '+',
+            '\u{ff0e}' => '.',
+            '\u{ff10}'..='\u{ff19}' => char::from(b'0' + (u32::from(c) - 0xff10) as u8),
+            c => c,
+        })
+        .collect()
+}
+
 /// What kind of control a field is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {
@@ -670,6 +686,7 @@ pub fn TextField(
         Described::required(cx, &path)
     };
     let touch = path.clone();
+    let touch_pasted = path.clone();
     // Not while an input method composes (pinyin): its text is not the words yet, and
     // checked, `exp-shi'yan` was refused and spoken mid-word (IME explorer). The words
     // come with `compositionend`, after the last `input` of the composition.
@@ -734,6 +751,25 @@ pub fn TextField(
                 el.set_value(&v);
             }
         };
+        // A number pasted with a long dash or a minus sign for its `-` (from a chat, a
+        // document) or in full-width characters is taken as the number it says: the
+        // browser's box keeps only the characters it takes, and `–1` for the image pull
+        // retries became 1, near the opposite of -1, without a word (pasting researcher).
+        let pasted = move |ev: leptos::ev::ClipboardEvent| {
+            let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+                return;
+            };
+            let said = plain_number(&text);
+            if said == text || whole(&said).is_none() {
+                return;
+            }
+            ev.prevent_default();
+            if let Some(el) = node.get_untracked() {
+                el.set_value(&said);
+            }
+            cx.touch(&touch_pasted);
+            lens.set.run(said);
+        };
         view! {
             // A number of a spec is a count, never below 0 but where said: the arrow keys
             // stopped at no end (reshaping explorer: Workers went to -1, -2…). The rules'
@@ -741,7 +777,7 @@ pub fn TextField(
             // come with its end, as a text box's do.
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required type=control.input_type()
                 aria-describedby=describedby aria-label=named autocomplete="off" node_ref=node on:input=on_input
-                on:compositionend=on_composed on:change=settle on:wheel=leave_on_wheel min=min.unwrap_or("0") />
+                on:compositionend=on_composed on:change=settle on:wheel=leave_on_wheel on:paste=pasted min=min.unwrap_or("0") />
         }
         .into_any()
     } else {

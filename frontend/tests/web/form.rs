@@ -2245,6 +2245,44 @@ async fn a_wheel_over_a_focused_number_box_lets_go_of_it() {
     assert_eq!(active().as_deref(), Some("compute.workers"));
 }
 
+/// A number pasted with a long dash or a minus sign for its `-` (from a chat or a
+/// document), or in full-width digits, is the number it says: the browser's box keeps
+/// only the characters it takes, and `–1` pasted for the image pull retries became 1,
+/// near the opposite of -1, without a word (pasting researcher). A paste that is
+/// already plain, or says no number, is the browser's to insert.
+#[wasm_bindgen_test]
+async fn a_number_pasted_with_a_long_dash_is_the_number_it_says() {
+    let form = mount(Some(shared::demo::pytorch()), false).await;
+    let paste = |path: &str, text: &str| {
+        let data = web_sys::DataTransfer::new().unwrap();
+        data.set_data("text", text).unwrap();
+        let init = web_sys::ClipboardEventInit::new();
+        init.set_clipboard_data(Some(&data));
+        init.set_cancelable(true);
+        init.set_bubbles(true);
+        let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
+        form.control(path).dispatch_event(&event).unwrap();
+        event.default_prevented()
+    };
+    let retries = "advanced.image_pull_retries";
+    for (text, number) in [("–1", -1), ("— 1 ", -1), ("−２", -2), ("\u{a0}３", 3)] {
+        assert!(paste(retries, text), "{text:?}");
+        leptos::task::tick().await;
+        let boxed: HtmlInputElement = form.control(retries).unchecked_into();
+        assert_eq!(boxed.value(), number.to_string(), "{text:?}");
+        assert_eq!(
+            form.submitted().await.advanced.image_pull_retries,
+            Some(number),
+            "{text:?}"
+        );
+    }
+    assert!(!paste(retries, "-4"));
+    assert!(!paste("compute.workers", "two"));
+    assert!(paste("compute.workers", "４"));
+    leptos::task::tick().await;
+    assert_eq!(form.submitted().await.compute.workers, 4);
+}
+
 /// A number below 0 in a box whose rule has a range is told that range, not a reader's
 /// "expected a whole number, 0 or more, found the number -1" (Ray explorer, in Chinese:
 /// 格式不正确：应为非负整数，实际为数字 -1); a fraction is told it is no whole number,
