@@ -369,11 +369,15 @@ pub fn EnvEditor() -> impl IntoView {
                     }
                 };
                 let start_over = move |ev| start_over_unseen(ev, cx, i);
+                let vars = move |ev| paste_vars(ev, cx, list, i);
+                let lines_in = move |ev| paste_lines(ev, cx, i);
                 view! {
                     <div class="row" data-row=row_attr>
-                        <TextField path=format!("{row}.name") no_help=true
-                            lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
-                        <span class="value-box" on:beforeinput=start_over>{value}</span>
+                        <span class="name-box" on:paste=vars>
+                            <TextField path=format!("{row}.name") no_help=true
+                                lens=list.text(cx, i, |v| v.name.clone(), |v, t| v.name = t) />
+                        </span>
+                        <span class="value-box" on:beforeinput=start_over on:paste=lines_in>{value}</span>
                         <CheckField path=format!("{row}.hidden") no_help=true get=hidden
                             set=Callback::new(move |on| cx.spec.update(|s| {
                                 if let Some(v) = s.environment.env.get_mut(i) {
@@ -386,6 +390,134 @@ pub fn EnvEditor() -> impl IntoView {
             }).collect_view()}
         </ListShell>
     }
+}
+
+/// `NAME=value` lines pasted into a name box (a `.env` file, a line of a chat) are
+/// variables: the first fills the row, the rest come as rows below it. They stayed one
+/// name that no rule takes, with a token in a box that is never hidden and in the draft
+/// (pasting researcher). A name like a secret's (`HF_TOKEN`) has its value hidden.
+fn paste_vars(ev: leptos::ev::ClipboardEvent, cx: FormCx, list: List<EnvVar>, i: usize) {
+    let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+        return;
+    };
+    let Some(vars) = env_lines(&text) else {
+        return;
+    };
+    ev.prevent_default();
+    let count = vars.len();
+    cx.edit(list.path, |s| {
+        let env = &mut s.environment.env;
+        for (k, (name, value)) in vars.into_iter().enumerate() {
+            let hidden = secret_like(&name);
+            match env.get_mut(i).filter(|_| k == 0) {
+                Some(row) => {
+                    row.hidden |= hidden;
+                    (row.name, row.value) = (name, value);
+                }
+                None => {
+                    let at = (i + k).min(env.len());
+                    env.insert(
+                        at,
+                        EnvVar {
+                            name,
+                            value,
+                            hidden,
+                        },
+                    );
+                }
+            }
+        }
+    });
+    for k in 0..count {
+        for part in ["name", "value"] {
+            cx.touch(&format!("{}[{}].{part}", list.path, i + k));
+        }
+    }
+}
+
+/// The variables of `NAME=value` lines: blank lines and `#` comments left out, an
+/// `export ` taken off, one pair of quotes around a value too. `None` unless every other
+/// line is one (a value pasted into a name box is the browser's to insert).
+fn env_lines(text: &str) -> Option<Vec<(String, String)>> {
+    let mut vars = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let line = line.strip_prefix("export ").map_or(line, str::trim_start);
+        let (name, value) = line.split_once('=')?;
+        let value = value.trim();
+        let unquoted = ['"', '\'']
+            .into_iter()
+            .find_map(|q| value.strip_prefix(q).and_then(|v| v.strip_suffix(q)));
+        vars.push((name.trim().to_owned(), unquoted.unwrap_or(value).to_owned()));
+    }
+    (!vars.is_empty()).then_some(vars)
+}
+
+/// Whether a variable's name says it holds a secret.
+fn secret_like(name: &str) -> bool {
+    let name = name.to_ascii_uppercase();
+    [
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "API_KEY",
+        "ACCESS_KEY",
+        "PRIVATE_KEY",
+    ]
+    .iter()
+    .any(|word| name.contains(word))
+}
+
+/// Text of several lines pasted into a one-line value box (a key, a JSON config) is the
+/// value with its line breaks, in a box of several lines: the box dropped them, and the
+/// value went joined by spaces, unsaid (pasting researcher).
+fn paste_lines(ev: leptos::ev::ClipboardEvent, cx: FormCx, i: usize) {
+    use wasm_bindgen::JsCast;
+    let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+        return;
+    };
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    if !text.contains('\n') {
+        return;
+    }
+    ev.prevent_default();
+    let text = text.replace("\r\n", "\n");
+    let now = input.value();
+    // The selection's ends count UTF-16 units, as JavaScript's strings do.
+    let cut = |at: Result<Option<u32>, wasm_bindgen::JsValue>, or: usize| {
+        let Some(at) = at.ok().flatten() else {
+            return or;
+        };
+        let mut units = 0;
+        now.char_indices()
+            .find(|(_, c)| {
+                let past = units >= at as usize;
+                units += c.len_utf16();
+                past
+            })
+            .map_or(now.len(), |(b, _)| b)
+    };
+    let (start, end) = (
+        cut(input.selection_start(), now.len()),
+        cut(input.selection_end(), now.len()),
+    );
+    let value = format!("{}{text}{}", &now[..start], &now[end.max(start)..]);
+    let path = format!("environment.env[{i}].value");
+    cx.touch(&path);
+    cx.spec.update(|s| {
+        if let Some(row) = s.environment.env.get_mut(i) {
+            row.value = value;
+        }
+    });
+    focus_first_in(&cx.control_id(&path));
 }
 
 /// Whether the element `id` has the focus.

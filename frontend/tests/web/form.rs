@@ -188,6 +188,21 @@ impl Form {
         self.test_id(id).text_content().unwrap_or_default()
     }
 
+    /// Pastes `text` into the control at `path` as a browser's Ctrl+V does, and says
+    /// whether the form took the paste in place of the browser (a synthetic paste
+    /// inserts nothing itself).
+    fn paste(&self, path: &str, text: &str) -> bool {
+        let data = web_sys::DataTransfer::new().unwrap();
+        data.set_data("text", text).unwrap();
+        let init = web_sys::ClipboardEventInit::new();
+        init.set_clipboard_data(Some(&data));
+        init.set_cancelable(true);
+        init.set_bubbles(true);
+        let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
+        self.control(path).dispatch_event(&event).unwrap();
+        event.default_prevented()
+    }
+
     /// Types into a text, number or multi-line control.
     async fn type_in(&self, path: &str, value: &str) {
         let el = self.control(path);
@@ -2253,17 +2268,7 @@ async fn a_wheel_over_a_focused_number_box_lets_go_of_it() {
 #[wasm_bindgen_test]
 async fn a_number_pasted_with_a_long_dash_is_the_number_it_says() {
     let form = mount(Some(shared::demo::pytorch()), false).await;
-    let paste = |path: &str, text: &str| {
-        let data = web_sys::DataTransfer::new().unwrap();
-        data.set_data("text", text).unwrap();
-        let init = web_sys::ClipboardEventInit::new();
-        init.set_clipboard_data(Some(&data));
-        init.set_cancelable(true);
-        init.set_bubbles(true);
-        let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
-        form.control(path).dispatch_event(&event).unwrap();
-        event.default_prevented()
-    };
+    let paste = |path: &str, text: &str| form.paste(path, text);
     let retries = "advanced.image_pull_retries";
     for (text, number) in [("–1", -1), ("— 1 ", -1), ("−２", -2), ("\u{a0}３", 3)] {
         assert!(paste(retries, text), "{text:?}");
@@ -2281,6 +2286,58 @@ async fn a_number_pasted_with_a_long_dash_is_the_number_it_says() {
     assert!(paste("compute.workers", "４"));
     leptos::task::tick().await;
     assert_eq!(form.submitted().await.compute.workers, 4);
+}
+
+/// A `.env` file or a `NAME=value` line pasted into a variable's name box is variables:
+/// the first fills the row, the rest come as rows below it, a secret-like name's value
+/// hidden (pasting researcher: it stayed one name no rule takes, a token in a box never
+/// hidden). Text of several lines pasted into a value's one-line box is the value with
+/// its line breaks, in a box of several lines (its breaks had become spaces, unsaid).
+#[wasm_bindgen_test]
+async fn pasted_env_lines_are_variables_and_a_pasted_value_keeps_its_lines() {
+    let mut spec = shared::demo::pytorch();
+    spec.environment.env = vec![shared::task::EnvVar {
+        name: "KEEP".into(),
+        value: "1".into(),
+        hidden: false,
+    }];
+    let form = mount(Some(spec), false).await;
+    form.click("add-environment.env").await;
+    let dotenv = "# from the old cluster\r\nexport NCCL_DEBUG=INFO\r\n\r\nHF_TOKEN=\"hf_abc def\"\r\nOMP_NUM_THREADS = 8\r\n";
+    assert!(form.paste("environment.env[1].name", dotenv));
+    leptos::task::tick().await;
+    let env = form.submitted().await.environment.env;
+    let rows: Vec<(&str, &str, bool)> = env
+        .iter()
+        .map(|v| (v.name.as_str(), v.value.as_str(), v.hidden))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("KEEP", "1", false),
+            ("NCCL_DEBUG", "INFO", false),
+            ("HF_TOKEN", "hf_abc def", true),
+            ("OMP_NUM_THREADS", "8", false)
+        ]
+    );
+    // A name alone, or text that is no assignment, is the browser's to insert.
+    assert!(!form.paste("environment.env[0].name", "NCCL_IB_DISABLE"));
+    assert!(!form.paste("environment.env[0].name", "A=1\nnot a line"));
+
+    // Over the value selected, as Ctrl+A then Ctrl+V; at the caret otherwise.
+    let value: HtmlInputElement = form.control("environment.env[1].value").unchecked_into();
+    value.set_selection_range(0, 4).unwrap();
+    assert!(form.paste("environment.env[1].value", "{\r\n  \"a\": 1\r\n}"));
+    leptos::task::tick().await;
+    sleep(50).await;
+    let env = form.submitted().await.environment.env;
+    assert_eq!(env[1].value, "{\n  \"a\": 1\n}");
+    assert_eq!(
+        form.control("environment.env[1].value").tag_name(),
+        "TEXTAREA"
+    );
+    // One line pasted is the browser's to insert.
+    assert!(!form.paste("environment.env[3].value", "16"));
 }
 
 /// A number below 0 in a box whose rule has a range is told that range, not a reader's
