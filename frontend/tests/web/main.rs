@@ -121,7 +121,8 @@ fn dark_style() -> web_sys::Element {
 
 /// The texts drawn under `host` (an element's own text, a control's value) whose colour
 /// is less than `ratio`:1 against what they are drawn on (WCAG 1.4.3, the backgrounds
-/// behind them composed up to the page's), each as `tag.class "text" ratio`. Disabled
+/// behind them composed up to the page's, the text faded by its opacity), each as
+/// `tag.class "text" ratio`. Disabled (or `aria-disabled`)
 /// controls, which WCAG exempts, and visually hidden text are left out.
 fn low_contrast(host: &web_sys::Element, ratio: f64) -> Vec<String> {
     let check = js_sys::Function::new_with_args(
@@ -148,7 +149,7 @@ fn low_contrast(host: &web_sys::Element, ratio: f64) -> Vec<String> {
         };
         const out = [];
         for (const el of host.querySelectorAll('*')) {
-            if (el.closest('.visually-hidden, [hidden], option, datalist') || el.matches(':disabled')) continue;
+            if (el.closest('.visually-hidden, [hidden], option, datalist, [aria-disabled=true]') || el.matches(':disabled')) continue;
             const control = el.matches('input:not([type=checkbox]):not([type=radio]):not([type=file]), select, textarea');
             const text = control ? (el.value || '') :
                 [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
@@ -157,7 +158,10 @@ fn low_contrast(host: &web_sys::Element, ratio: f64) -> Vec<String> {
             const style = getComputedStyle(el);
             if (style.visibility === 'hidden') continue;
             const bg = behind(el);
-            const ink = over(parse(style.color), bg);
+            // Faded by its own opacity and its ancestors' (a count kept while new ones come).
+            const color = parse(style.color);
+            for (let e = el; e; e = e.parentElement) color[3] *= Number(getComputedStyle(e).opacity);
+            const ink = over(color, bg);
             const [a, b] = [lum(ink), lum(bg)].sort((x, y) => y - x);
             const r = (a + 0.05) / (b + 0.05);
             if (r < ratio) out.push(`${el.tagName.toLowerCase()}.${el.className} "${text.slice(0, 40)}" ${r.toFixed(2)}`);

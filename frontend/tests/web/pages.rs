@@ -954,6 +954,38 @@ async fn a_dark_scheme_draws_the_list_and_a_task_dark_and_legible() {
     assert_eq!(on_page, Vec::<String>::new());
 }
 
+/// What the page shows before the console starts, its loading line and the failure
+/// that replaces it, and a pressed chip's count kept while new counts come, stand at
+/// 4.5:1 or more under the dark scheme too (night explorer: 2.5:1, 2.3:1 and 4.3:1).
+#[wasm_bindgen_test]
+async fn a_dark_scheme_keeps_the_loading_line_and_a_pressed_chips_old_count_legible() {
+    let style = crate::dark_style();
+    let page = include_str!("../../index.html");
+    let start = page
+        .find("<p id=\"berth-loading\"")
+        .expect("the loading line");
+    let end = start + page[start..].find("</p>").expect("its end") + 4;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let host = document.create_element("div").unwrap();
+    host.set_attribute("style", "background: var(--bg)")
+        .unwrap();
+    host.set_inner_html(&format!(
+        "{}<button class=\"chip\" aria-pressed=\"true\">All <span class=\"count stale\">6</span></button>",
+        &page[start..end]
+    ));
+    document.body().unwrap().append_child(&host).unwrap();
+    let loading = crate::low_contrast(&host, 4.5);
+    host.first_element_child()
+        .unwrap()
+        .set_attribute("role", "alert")
+        .unwrap();
+    let failed = crate::low_contrast(&host, 4.5);
+    host.remove();
+    style.remove();
+    assert_eq!(loading, Vec::<String>::new());
+    assert_eq!(failed, Vec::<String>::new());
+}
+
 /// On a phone the filter boxes fold behind one button, which counts and names those in
 /// use, with their values (low-vision recheck: a count alone): open,
 /// they filled the first screen (phone explorer). So do they in a short window, a laptop
