@@ -280,6 +280,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "is the mask of a hidden value, not the value (drafts and others' copies keep no hidden value); type the value",
     ),
     ("env.value.nul", "holds a NUL character; remove it"),
+    (
+        "env.value.stray_blank",
+        "begins or ends with a space, or has an invisible character (a pasted non-breaking, full-width or zero-width space): remove it unless your program needs it",
+    ),
     ("env.value.too_long", "is longer than {kib} KiB"),
     (
         "env.values.too_long",

@@ -236,6 +236,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "这是隐藏值的掩码，不是真实的值（草稿和他人的副本不保存隐藏值）；请填写变量值",
     ),
     ("env.value.nul", "包含 NUL 字符，请删除"),
+    (
+        "env.value.stray_blank",
+        "首尾有空格或含有不可见字符（粘贴带入的不换行空格、全角空格或零宽空格）：除非程序需要，请删除",
+    ),
     ("env.value.too_long", "超过 {kib} KiB"),
     (
         "env.values.too_long",

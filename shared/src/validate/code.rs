@@ -214,6 +214,9 @@ issue_codes! {
     EnvValuesTooLong { /** Limit in bytes. */ max_bytes: usize, /** Bytes now. */ total: usize } = "env.values.too_long", Error;
     /// A value holds a NUL character.
     EnvValueNul = "env.value.nul", Error;
+    /// A value that begins or ends with a blank (a non-breaking or full-width one too)
+    /// or holds a zero-width character: a token pasted so fails its login, unseen.
+    EnvValueStrayBlank = "env.value.stray_blank", Warning;
     /// A value is the mask another user's hidden value is shown as (a clone of their
     /// task): the task would run with the mask, not the secret.
     EnvValueMasked = "env.value.masked", Error;
@@ -639,6 +642,7 @@ impl IssueCode {
             | EnvNamePlatformInjected
             | EnvNameShadowsPersistent
             | EnvValueNul
+            | EnvValueStrayBlank
             | EnvValueMasked
             | VolumeUnknown
             | StorageDuplicate

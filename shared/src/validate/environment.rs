@@ -120,6 +120,11 @@ fn env(cx: &Cx, report: &mut Report) {
                 list.index(i).key(field_key!(EnvVar: value)),
                 IssueCode::EnvValueNul,
             );
+        } else if super::syntax::stray_blank(&var.value) {
+            report.push(
+                list.index(i).key(field_key!(EnvVar: value)),
+                IssueCode::EnvValueStrayBlank,
+            );
         }
         total += var.value.len();
     }

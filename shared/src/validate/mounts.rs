@@ -1,7 +1,7 @@
 //! Storage, dataset and model mounts, and the mount-path rules they share (SPEC.md section 3).
 
 use super::seen::Seen;
-use super::syntax::{is_normalized, is_within};
+use super::syntax::{is_normalized, is_within, stray_blank};
 use super::{Cx, FieldPath, IssueCode, Report, field_key, field_path, require};
 use crate::catalog::AccessMode;
 use crate::manifest::pod::{HOSTS_DIR, SSH_KEY_DIR};
@@ -188,14 +188,7 @@ fn path_ok(
         report.push(at(), IssueCode::MountPathInvalidChars);
         return false;
     }
-    let blank_edge = |name: &str| {
-        let mut chars = name.chars();
-        chars.next().is_some_and(char::is_whitespace)
-            || chars.next_back().is_some_and(char::is_whitespace)
-    };
-    if path.split('/').any(blank_edge)
-        || path.contains(['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'])
-    {
+    if path.split('/').any(stray_blank) {
         report.push(at(), IssueCode::MountPathStrayBlank);
         return false;
     }

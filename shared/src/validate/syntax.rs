@@ -52,6 +52,15 @@ pub fn is_env_name(name: &str) -> bool {
 }
 
 /// Whether `path` is `dir` or lies beneath it.
+/// Whether `text` begins or ends with a blank (a space, a non-breaking or full-width
+/// one) or holds a zero-width character: what a paste from a chat brings, unseen.
+pub fn stray_blank(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(char::is_whitespace)
+        || chars.next_back().is_some_and(char::is_whitespace)
+        || text.contains(['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'])
+}
+
 pub fn is_within(path: &str, dir: &str) -> bool {
     path == dir || (path.starts_with(dir) && path.as_bytes().get(dir.len()) == Some(&b'/'))
 }
