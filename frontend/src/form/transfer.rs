@@ -685,6 +685,10 @@ pub fn from_text(text: &str) -> Result<TaskSpec, ImportError> {
     // wherever the parser was (a text cut short inside `basic` is found at `basic`).
     let spec = if is_json(text) {
         shared::parse_spec(text)
+            .or_else(|report| {
+                let task = serde_json::from_str(text).ok().and_then(task_spec);
+                task.map_or(Err(report), shared::parse_value)
+            })
             .map_err(refused)
             .map_err(|e| match e {
                 ImportError::Syntax(detail) => ImportError::Syntax(in_characters(text, detail)),
@@ -737,7 +741,24 @@ fn from_yaml(text: &str) -> Result<TaskSpec, ImportError> {
         YamlSpecError::Duplicate(report) => ImportError::Shape(report),
         YamlSpecError::Unread => ImportError::Unread,
     })?;
+    let value = match task_spec(value.clone()) {
+        Some(spec) => spec,
+        None => value,
+    };
     shared::parse_value(value).map_err(refused)
+}
+
+/// The spec of a task as the API gives it (`GET /api/v1/tasks/{id}`, copied from a
+/// script's output): its `id`, `phase` and `spec` at the top. It was refused as ten
+/// unknown fields, with no word of the spec inside (pasting researcher).
+fn task_spec(value: serde_json::Value) -> Option<serde_json::Value> {
+    let serde_json::Value::Object(mut task) = value else {
+        return None;
+    };
+    if !(task.contains_key("id") && task.contains_key("phase")) {
+        return None;
+    }
+    task.remove("spec").filter(serde_json::Value::is_object)
 }
 
 /// The refusal of a text read whole whose shape is wrong: its fields, each named once

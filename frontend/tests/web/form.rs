@@ -4230,6 +4230,34 @@ fn a_kubernetes_object_imported_is_said_to_be_one() {
     assert_eq!(report.issues()[0].path.to_string(), "kind");
 }
 
+/// A task as the API gives it (`GET /api/v1/tasks/{id}`), copied whole from a script's
+/// output as JSON or YAML, imports its spec, not refused as ten unknown fields
+/// (pasting researcher); an object with a `spec` that is no task is refused by its fields.
+#[wasm_bindgen_test]
+fn a_task_from_the_api_imports_its_spec() {
+    let spec = example(shared::demo::PYTORCH_EXAMPLE);
+    let task = format!(
+        r#"{{"id": "t-1", "owner": "alice", "phase": "succeeded", "attempts": 1,
+            "tags": [], "spec": {}}}"#,
+        transfer::to_json(&spec)
+    );
+    assert_eq!(transfer::from_text(&task), Ok(spec.clone()));
+    let yaml = format!(
+        "id: t-1\nphase: failed\nowner: alice\nspec:\n{}",
+        transfer::to_yaml(&spec)
+            .lines()
+            .map(|line| format!("  {line}\n"))
+            .collect::<String>()
+    );
+    assert_eq!(transfer::from_text(&yaml), Ok(spec));
+    let Err(transfer::ImportError::Shape(report)) =
+        transfer::from_text(r#"{"phase": "x", "spec": {}}"#)
+    else {
+        panic!("an object with a spec that is no task is refused by its fields");
+    };
+    assert_eq!(report.issues()[0].path.to_string(), "phase");
+}
+
 /// The JSON export is serde_json's pretty print of the spec, less a PyTorchJob's
 /// default `ray` block, as the YAML export leaves it out (night explorers: the two
 /// exports differed); both read back as the same spec.
