@@ -287,9 +287,11 @@ pub fn TagsEditor() -> impl IntoView {
                     <div class=row_class data-row=row_attr
                         on:focusin=move |_| if !in_row.get_untracked() { in_row.set(true) }
                         on:focusout=left>
+                        <span class="name-box" on:paste=move |ev| paste_tags(ev, cx, list, i)>
                         <TextField path=format!("{row}.key") no_help=true group=row.clone()
                             suggest=has_suggestions.then(|| keys_list.clone())
                             lens=list.text(cx, i, |t| t.key.clone(), |t, v| t.key = v) />
+                        </span>
                         <TextField path=format!("{row}.value") no_help=true suggest=values_list(i)
                             lens=list.text(cx, i, |t| t.value.clone(), |t, v| t.value = v) />
                         {values_list(i).map(|id| view! { <datalist id=id>{values}</datalist> })}
@@ -389,6 +391,37 @@ pub fn EnvEditor() -> impl IntoView {
                 }
             }).collect_view()}
         </ListShell>
+    }
+}
+
+/// `key=value` pairs pasted into a tag's key box (`team=nlp`, `team=nlp,stage=sft` as a
+/// selector writes them) are tags, the first in that row and the rest as rows below it:
+/// the pair stayed in the key box, refused as a key (pasting researcher).
+fn paste_tags(ev: leptos::ev::ClipboardEvent, cx: FormCx, list: List<Tag>, i: usize) {
+    let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+        return;
+    };
+    // Label keys and values hold no comma.
+    let Some(pairs) = env_lines(&text.replace(',', "\n")) else {
+        return;
+    };
+    ev.prevent_default();
+    let count = pairs.len();
+    cx.edit(list.path, |s| {
+        let tags = &mut s.basic.tags;
+        for (k, (key, value)) in pairs.into_iter().enumerate() {
+            match tags.get_mut(i).filter(|_| k == 0) {
+                Some(row) => (row.key, row.value) = (key, value),
+                None => tags.insert((i + k).min(tags.len()), Tag { key, value }),
+            }
+        }
+    });
+    for k in 0..count {
+        let row = format!("{}[{}]", list.path, i + k);
+        for part in ["key", "value"] {
+            cx.touch(&format!("{row}.{part}"));
+        }
+        cx.touch(&row);
     }
 }
 

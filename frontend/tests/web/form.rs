@@ -2293,6 +2293,7 @@ async fn a_number_pasted_with_a_long_dash_is_the_number_it_says() {
 /// hidden (pasting researcher: it stayed one name no rule takes, a token in a box never
 /// hidden). Text of several lines pasted into a value's one-line box is the value with
 /// its line breaks, in a box of several lines (its breaks had become spaces, unsaid).
+/// So are a selector's `key=value` pairs pasted into a tag's key box tags.
 #[wasm_bindgen_test]
 async fn pasted_env_lines_are_variables_and_a_pasted_value_keeps_its_lines() {
     let mut spec = shared::demo::pytorch();
@@ -2338,6 +2339,19 @@ async fn pasted_env_lines_are_variables_and_a_pasted_value_keeps_its_lines() {
     );
     // One line pasted is the browser's to insert.
     assert!(!form.paste("environment.env[3].value", "16"));
+
+    // A selector's pairs pasted into a tag's key box are tags.
+    form.click("add-basic.tags").await;
+    let at = form.submitted().await.basic.tags.len() - 1;
+    assert!(form.paste(&format!("basic.tags[{at}].key"), "team=nlp, stage=sft"));
+    leptos::task::tick().await;
+    let tags = form.submitted().await.basic.tags;
+    let pairs: Vec<(&str, &str)> = tags[at..]
+        .iter()
+        .map(|t| (t.key.as_str(), t.value.as_str()))
+        .collect();
+    assert_eq!(pairs, [("team", "nlp"), ("stage", "sft")]);
+    assert!(!form.paste(&format!("basic.tags[{at}].key"), "team"));
 }
 
 /// A number below 0 in a box whose rule has a range is told that range, not a reader's
