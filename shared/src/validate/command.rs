@@ -99,11 +99,8 @@ fn pasted_char(command: &str) -> Option<(u64, char)> {
             _ if escaped => escaped = false,
             '\\' if quote != Some('\'') => escaped = true,
             '\'' | '"' if quote.is_none() => quote = Some(c),
-            _ if quote.is_some() => {
-                if quote == Some(c) {
-                    quote = None;
-                }
-            }
+            _ if quote == Some(c) => quote = None,
+            _ if quote.is_some() => {}
             '#' if word_start => comment = true,
             '“'
             | '”'
