@@ -203,6 +203,11 @@ fn whole(text: &str) -> Option<Whole> {
     Some(Whole { negative, size })
 }
 
+/// The text a paste brings.
+pub(super) fn pasted(ev: &leptos::ev::ClipboardEvent) -> Option<String> {
+    ev.clipboard_data()?.get_data("text").ok()
+}
+
 /// A number as pasted text may write it, in the characters a number box takes: dashes
 /// and minus signs as `-`, full-width digits, signs and points as ASCII, blanks left
 /// out (`— 1`, `1 000`).
@@ -755,8 +760,8 @@ pub fn TextField(
         // document) or in full-width characters is taken as the number it says: the
         // browser's box keeps only the characters it takes, and `–1` for the image pull
         // retries became 1, near the opposite of -1, without a word (pasting researcher).
-        let pasted = move |ev: leptos::ev::ClipboardEvent| {
-            let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+        let on_paste = move |ev: leptos::ev::ClipboardEvent| {
+            let Some(text) = pasted(&ev) else {
                 return;
             };
             let said = plain_number(&text);
@@ -777,7 +782,7 @@ pub fn TextField(
             // come with its end, as a text box's do.
             <input id=d.id.clone() name=path.clone() aria-invalid=invalid aria-required=required type=control.input_type()
                 aria-describedby=describedby aria-label=named autocomplete="off" node_ref=node on:input=on_input
-                on:compositionend=on_composed on:change=settle on:wheel=leave_on_wheel on:paste=pasted min=min.unwrap_or("0") />
+                on:compositionend=on_composed on:change=settle on:wheel=leave_on_wheel on:paste=on_paste min=min.unwrap_or("0") />
         }
         .into_any()
     } else {

@@ -3,7 +3,9 @@
 //! changes, so typing in a row keeps the focus.
 
 use super::context::{FormCx, field_key};
-use super::field::{CheckField, Control, Findings, GroupFindings, Lens, SelectField, TextField};
+use super::field::{
+    CheckField, Control, Findings, GroupFindings, Lens, SelectField, TextField, pasted,
+};
 use leptos::prelude::*;
 use shared::TaskSpec;
 use shared::task::{EnvVar, Mount, Tag};
@@ -396,33 +398,13 @@ pub fn EnvEditor() -> impl IntoView {
 
 /// `key=value` pairs pasted into a tag's key box (`team=nlp`, `team=nlp,stage=sft` as a
 /// selector writes them) are tags, the first in that row and the rest as rows below it:
-/// the pair stayed in the key box, refused as a key (pasting researcher).
+/// the pair stayed in the key box, refused as a key (pasting researcher). Label keys and
+/// values hold no comma.
 fn paste_tags(ev: leptos::ev::ClipboardEvent, cx: FormCx, list: List<Tag>, i: usize) {
-    let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
-        return;
-    };
-    // Label keys and values hold no comma.
-    let Some(pairs) = env_lines(&text.replace(',', "\n")) else {
-        return;
-    };
-    ev.prevent_default();
-    let count = pairs.len();
-    cx.edit(list.path, |s| {
-        let tags = &mut s.basic.tags;
-        for (k, (key, value)) in pairs.into_iter().enumerate() {
-            match tags.get_mut(i).filter(|_| k == 0) {
-                Some(row) => (row.key, row.value) = (key, value),
-                None => tags.insert((i + k).min(tags.len()), Tag { key, value }),
-            }
-        }
+    let pairs = pasted(&ev).and_then(|text| env_lines(&text.replace(',', "\n")));
+    paste_rows(ev, cx, list, i, pairs, ["key", "value"], |key, value, _| {
+        Tag { key, value }
     });
-    for k in 0..count {
-        let row = format!("{}[{}]", list.path, i + k);
-        for part in ["key", "value"] {
-            cx.touch(&format!("{row}.{part}"));
-        }
-        cx.touch(&row);
-    }
 }
 
 /// `NAME=value` lines pasted into a name box (a `.env` file, a line of a chat) are
@@ -430,41 +412,54 @@ fn paste_tags(ev: leptos::ev::ClipboardEvent, cx: FormCx, list: List<Tag>, i: us
 /// name that no rule takes, with a token in a box that is never hidden and in the draft
 /// (pasting researcher). A name like a secret's (`HF_TOKEN`) has its value hidden.
 fn paste_vars(ev: leptos::ev::ClipboardEvent, cx: FormCx, list: List<EnvVar>, i: usize) {
-    let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
-        return;
-    };
-    let Some(vars) = env_lines(&text) else {
+    let pairs = pasted(&ev).and_then(|text| env_lines(&text));
+    paste_rows(
+        ev,
+        cx,
+        list,
+        i,
+        pairs,
+        ["name", "value"],
+        |name, value, was| EnvVar {
+            hidden: secret_like(&name) || was.is_some_and(|v| v.hidden),
+            name,
+            value,
+        },
+    );
+}
+
+/// Pairs pasted into row `i` of `list`, in place of the browser's paste: the first fills
+/// that row, the rest come as rows below it, each made by `row` (from the row it
+/// replaces, if any), and each of their `parts` shows its findings.
+fn paste_rows<T: Clone + Default + Send + Sync + 'static>(
+    ev: leptos::ev::ClipboardEvent,
+    cx: FormCx,
+    list: List<T>,
+    i: usize,
+    pairs: Option<Vec<(String, String)>>,
+    parts: [&str; 2],
+    row: fn(String, String, Option<&T>) -> T,
+) {
+    let Some(pairs) = pairs else {
         return;
     };
     ev.prevent_default();
-    let count = vars.len();
+    let count = pairs.len();
     cx.edit(list.path, |s| {
-        let env = &mut s.environment.env;
-        for (k, (name, value)) in vars.into_iter().enumerate() {
-            let hidden = secret_like(&name);
-            match env.get_mut(i).filter(|_| k == 0) {
-                Some(row) => {
-                    row.hidden |= hidden;
-                    (row.name, row.value) = (name, value);
-                }
-                None => {
-                    let at = (i + k).min(env.len());
-                    env.insert(
-                        at,
-                        EnvVar {
-                            name,
-                            value,
-                            hidden,
-                        },
-                    );
-                }
+        let rows = (list.get_mut)(s);
+        for (k, (a, b)) in pairs.into_iter().enumerate() {
+            match rows.get_mut(i).filter(|_| k == 0) {
+                Some(was) => *was = row(a, b, Some(was)),
+                None => rows.insert((i + k).min(rows.len()), row(a, b, None)),
             }
         }
     });
     for k in 0..count {
-        for part in ["name", "value"] {
-            cx.touch(&format!("{}[{}].{part}", list.path, i + k));
+        let at = format!("{}[{}]", list.path, i + k);
+        for part in parts {
+            cx.touch(&format!("{at}.{part}"));
         }
+        cx.touch(&at);
     }
 }
 
@@ -509,7 +504,7 @@ fn secret_like(name: &str) -> bool {
 /// value went joined by spaces, unsaid (pasting researcher).
 fn paste_lines(ev: leptos::ev::ClipboardEvent, cx: FormCx, i: usize) {
     use wasm_bindgen::JsCast;
-    let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+    let Some(text) = pasted(&ev) else {
         return;
     };
     let Some(input) = ev
