@@ -459,15 +459,13 @@ impl IssueCode {
             CommandNnodesMismatch { written, replicas } => {
                 vec![("written", n(written)), ("replicas", n(replicas))]
             }
-            // An invisible one by its code point alone.
             CommandPastedChar { line, found } => {
-                let code = found.chars().next().map_or(0, u32::from);
-                let code = format!("U+{code:04X}");
-                let shown = match found.chars().next() {
-                    Some('“' | '”' | '‘' | '’' | '–' | '—' | '−') => {
-                        format!("{found} ({code})")
-                    }
-                    _ => code,
+                let c = found.chars().next().unwrap_or_default();
+                let code = format!("U+{:04X}", u32::from(c));
+                let shown = if super::command::LOOKALIKES.contains(&c) {
+                    format!("{found} ({code})")
+                } else {
+                    code
                 };
                 vec![("line", n(line)), ("char", shown)]
             }

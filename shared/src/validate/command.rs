@@ -1,6 +1,6 @@
 //! Command rules and the torchrun lint (SPEC.md section 3).
 
-use super::syntax::mentions;
+use super::syntax::{ZERO_WIDTH, mentions};
 use super::{Cx, IssueCode, Report, field_path, require};
 use crate::injected::PYTORCH_DISTRIBUTED;
 use crate::quota::Plan;
@@ -77,6 +77,10 @@ pub(super) fn check(cx: &Cx, plan: Option<&Plan>, report: &mut Report) {
     }
 }
 
+/// Quotes and dashes a paste brings for the shell's own, which look like them: a finding
+/// shows them as they are (blanks by their code points alone).
+pub(super) const LOOKALIKES: [char; 7] = ['“', '”', '‘', '’', '–', '—', '−'];
+
 /// The first character of `command` that came with a paste from a chat or a web page
 /// and that the shell reads as part of a word, with its line: `python3 -c “print(1)”`,
 /// `torchrun —nproc_per_node=8` and a non-breaking space between two words all fail only
@@ -102,19 +106,8 @@ fn pasted_char(command: &str) -> Option<(u64, char)> {
             _ if quote == Some(c) => quote = None,
             _ if quote.is_some() => {}
             '#' if word_start => comment = true,
-            '“'
-            | '”'
-            | '‘'
-            | '’'
-            | '–'
-            | '—'
-            | '−'
-            | '\u{a0}'
-            | '\u{202f}'
-            | '\u{3000}'
-            | '\u{200b}'..='\u{200d}'
-            | '\u{2060}'
-            | '\u{feff}' => return Some((line, c)),
+            '\u{a0}' | '\u{202f}' | '\u{3000}' => return Some((line, c)),
+            _ if LOOKALIKES.contains(&c) || ZERO_WIDTH.contains(&c) => return Some((line, c)),
             _ => {}
         }
         word_start = matches!(c, ' ' | '\t' | '\n' | ';' | '&' | '|' | '(');

@@ -52,13 +52,16 @@ pub fn is_env_name(name: &str) -> bool {
 }
 
 /// Whether `path` is `dir` or lies beneath it.
+/// Characters that take no room: zero-width spaces and joiners, the byte order mark.
+pub const ZERO_WIDTH: [char; 5] = ['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'];
+
 /// Whether `text` begins or ends with a blank (a space, a non-breaking or full-width
 /// one) or holds a zero-width character: what a paste from a chat brings, unseen.
 pub fn stray_blank(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next().is_some_and(char::is_whitespace)
         || chars.next_back().is_some_and(char::is_whitespace)
-        || text.contains(['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'])
+        || text.contains(ZERO_WIDTH)
 }
 
 pub fn is_within(path: &str, dir: &str) -> bool {
