@@ -85,7 +85,7 @@
 //! | `env.value.too_long` | error | One value is over the per-value limit. |
 //! | `env.values.too_long` | error | All values together are over the limit. |
 //! | `env.value.nul` | error | A value holds a NUL character. |
-//! | `env.value.stray_blank` | warning | An env value begins or ends with a blank (a non-breaking or full-width space too), or has a zero-width character. |
+//! | `env.value.stray_blank` | warning | An env value begins or ends with a blank (a non-breaking or full-width space too), or has a zero-width character or a carriage return. |
 //! | `env.value.masked` | error | A value is the mask of a hidden value the user cannot see (a clone of another's task). |
 //! | `storage.volume.unknown` | error | The volume is not in this cluster. |
 //! | `storage.duplicate` | error | The same volume at the same path twice. |

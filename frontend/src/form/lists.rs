@@ -373,6 +373,24 @@ pub fn EnvEditor() -> impl IntoView {
                     }
                 };
                 let start_over = move |ev| start_over_unseen(ev, cx, i);
+                // Said, as its box cannot show it: typing in it starts it over (recheck
+                // explorer: a pasted key lost to the next keystroke, unseen).
+                let hidden_lines = cx.watch(move |s| {
+                    s.environment.env.get(i).filter(|v| v.hidden).map_or(0, |v| {
+                        v.value.lines().count()
+                    })
+                });
+                let hidden_lines = move || {
+                    let lines = hidden_lines.get();
+                    (lines > 1).then(|| {
+                        let said = shared::messages::text(
+                            cx.lang(),
+                            "ui.form.env.hidden_lines",
+                            &[("lines", lines.to_string())],
+                        );
+                        view! { <p class="note" data-testid="hidden-lines">{said}</p> }
+                    })
+                };
                 let vars = move |ev| paste_vars(ev, cx, list, i);
                 let lines_in = move |ev| paste_lines(ev, cx, i);
                 view! {
@@ -389,6 +407,7 @@ pub fn EnvEditor() -> impl IntoView {
                                 }
                             })) />
                         <Remove list=list.path index=i on_remove=Callback::new(move |()| list.remove(cx, i)) />
+                        {hidden_lines}
                     </div>
                 }
             }).collect_view()}
@@ -518,7 +537,17 @@ fn paste_lines(ev: leptos::ev::ClipboardEvent, cx: FormCx, i: usize) {
     }
     ev.prevent_default();
     let text = text.replace("\r\n", "\n");
-    let now = input.value();
+    // Over the mask, or over a hidden value of several lines, the paste starts the value
+    // over, as typing there does (`start_over_unseen`).
+    let unseen = input.type_() == "password"
+        && (input.value() == shared::task::HIDDEN_VALUE_MASK
+            || cx.spec.with_untracked(|s| {
+                s.environment
+                    .env
+                    .get(i)
+                    .is_some_and(|v| v.value.contains('\n'))
+            }));
+    let now = if unseen { String::new() } else { input.value() };
     // The selection's ends count UTF-16 units, as JavaScript's strings do.
     let cut = |at: Result<Option<u32>, wasm_bindgen::JsValue>, or: usize| {
         let Some(at) = at.ok().flatten() else {

@@ -2339,6 +2339,37 @@ async fn pasted_env_lines_are_variables_and_a_pasted_value_keeps_its_lines() {
     );
     // One line pasted is the browser's to insert.
     assert!(!form.paste("environment.env[3].value", "16"));
+    // A hidden value's box cannot show lines: pasted, they are kept, and the row says
+    // that typing there starts the value over (recheck explorer: a pasted key was lost
+    // to the next keystroke, unseen).
+    assert!(form.find("[data-testid='hidden-lines']").is_none());
+    let value: HtmlInputElement = form.control("environment.env[2].value").unchecked_into();
+    value.select();
+    assert!(form.paste(
+        "environment.env[2].value",
+        "-----BEGIN KEY-----\nMIIE\n-----END KEY-----"
+    ));
+    leptos::task::tick().await;
+    sleep(50).await;
+    let env = form.submitted().await.environment.env;
+    assert_eq!(env[2].value, "-----BEGIN KEY-----\nMIIE\n-----END KEY-----");
+    assert!(env[2].hidden);
+    assert_eq!(
+        form.control("environment.env[2].value")
+            .get_attribute("type")
+            .as_deref(),
+        Some("password")
+    );
+    let said = form.text("hidden-lines");
+    assert!(
+        said.contains("3 lines") && said.contains("untick Hide"),
+        "{said}"
+    );
+    // Pasted again there, wherever the caret is, the lines start the value over, as
+    // typing does: the box's text has none of its line breaks to paste between.
+    assert!(form.paste("environment.env[2].value", "NEW\nKEY"));
+    leptos::task::tick().await;
+    assert_eq!(form.submitted().await.environment.env[2].value, "NEW\nKEY");
 
     // A selector's pairs pasted into a tag's key box are tags.
     form.click("add-basic.tags").await;

@@ -970,10 +970,25 @@ async fn a_dark_scheme_keeps_the_loading_line_and_a_pressed_chips_old_count_legi
     host.set_attribute("style", "background: var(--bg)")
         .unwrap();
     host.set_inner_html(&format!(
-        "{}<button class=\"chip\" aria-pressed=\"true\">All <span class=\"count stale\">6</span></button>",
+        "{}<button class=\"chip\" aria-pressed=\"true\">All <span class=\"count stale\">6</span></button>\
+         <div class=\"lang-switch\"><button class=\"active\">English</button></div>",
         &page[start..end]
     ));
     document.body().unwrap().append_child(&host).unwrap();
+    // The language chosen is not a white block, the brightest thing of the page at night.
+    let chosen = web_sys::window()
+        .unwrap()
+        .get_computed_style(
+            &host
+                .query_selector(".lang-switch .active")
+                .unwrap()
+                .unwrap(),
+        )
+        .unwrap()
+        .unwrap()
+        .get_property_value("background-color")
+        .unwrap();
+    assert_eq!(chosen, "rgb(15, 20, 26)");
     let loading = crate::low_contrast(&host, 4.5);
     host.first_element_child()
         .unwrap()

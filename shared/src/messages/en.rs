@@ -2002,6 +2002,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{said} Drafts keep no hidden value or webhook target you typed: type again those marked below.",
     ),
     (
+        "ui.form.env.hidden_lines",
+        "This hidden value has {lines} lines, which its box cannot show: typing in it starts the value over. To edit it, untick Hide first.",
+    ),
+    (
         "ui.form.export.held",
         "Not a number in {fields}: the files carry the last number each such box held instead. Fix it before you export.",
     ),

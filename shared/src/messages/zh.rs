@@ -1759,6 +1759,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "{said}草稿不保存您输入的隐藏值和 Webhook 地址：请重新填写下方标出的项。",
     ),
     (
+        "ui.form.env.hidden_lines",
+        "该隐藏值共 {lines} 行，输入框无法显示换行：在框内输入会清空原值、重新开始。如需修改，请先取消勾选“隐藏”。",
+    ),
+    (
         "ui.form.export.held",
         "{fields}中的内容不是数字：导出文件中为其上一个有效数值，请先修正再导出。",
     ),

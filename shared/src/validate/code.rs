@@ -215,7 +215,8 @@ issue_codes! {
     /// A value holds a NUL character.
     EnvValueNul = "env.value.nul", Error;
     /// A value that begins or ends with a blank (a non-breaking or full-width one too)
-    /// or holds a zero-width character: a token pasted so fails its login, unseen.
+    /// or holds a zero-width character or a carriage return (a Windows line end): a
+    /// token pasted so fails its login, unseen.
     EnvValueStrayBlank = "env.value.stray_blank", Warning;
     /// A value is the mask another user's hidden value is shown as (a clone of their
     /// task): the task would run with the mask, not the secret.

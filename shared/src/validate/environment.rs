@@ -120,7 +120,7 @@ fn env(cx: &Cx, report: &mut Report) {
                 list.index(i).key(field_key!(EnvVar: value)),
                 IssueCode::EnvValueNul,
             );
-        } else if super::syntax::stray_blank(&var.value) {
+        } else if super::syntax::stray_blank(&var.value) || var.value.contains('\r') {
             report.push(
                 list.index(i).key(field_key!(EnvVar: value)),
                 IssueCode::EnvValueStrayBlank,
