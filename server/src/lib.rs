@@ -155,7 +155,7 @@ async fn kept_by_no_cache(mut answer: axum::response::Response) -> axum::respons
 async fn console_or_api<S>(
     console: S,
     page_policy: std::sync::Arc<page_policy::PagePolicy>,
-    request: axum::extract::Request,
+    mut request: axum::extract::Request,
 ) -> axum::response::Response
 where
     S: tower::Service<axum::extract::Request, Error = std::convert::Infallible>,
@@ -166,7 +166,13 @@ where
     if request.uri().path().split('/').find(|s| !s.is_empty()) == Some("api") {
         return error::api_not_found(request).await.into_response();
     }
-    let console_page = page_policy::is_console_page(request.uri().path());
+    let page = page_policy.answers_with_page(request.uri().path());
+    if page {
+        // As it is on disk, which its policy's hashes are of (page_policy.rs).
+        request
+            .headers_mut()
+            .remove(axum::http::header::ACCEPT_ENCODING);
+    }
     match console.oneshot(request).await {
         // Every form of a console file, plain ones too, varies with what the browser
         // takes: a cache that kept the plain wasm (a health check's) gave it to every
@@ -181,7 +187,9 @@ where
                 .headers()
                 .get(axum::http::header::CONTENT_TYPE)
                 .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
-            if console_page && html {
+            // A revalidation's `304` too: a browser keeps the policies it carries, and
+            // only those, for the page it has (policy explorer: the policy went on reload).
+            if page && (html || answer.status() == axum::http::StatusCode::NOT_MODIFIED) {
                 answer.headers_mut().append(
                     axum::http::header::CONTENT_SECURITY_POLICY,
                     page_policy.current(),

@@ -8,6 +8,10 @@
 //! The example pages beside it (`embed.html`, `validator.html`) get none: they load the
 //! packages from whichever site `?api=` names, as a portal does, and a portal that copies
 //! them keeps its own policy.
+//!
+//! The page itself goes as it is on disk, never a compressed copy written beside it: a
+//! copy left from before a change of its inline script would be refused by the hashes of
+//! the new one, and the console would never start (policy explorer).
 
 use axum::http::HeaderValue;
 use base64::Engine;
@@ -24,6 +28,7 @@ const TAIL: &str = "; object-src 'none'; base-uri 'none'";
 /// The policy of `index.html` as it is on disk, read again when the file changes (a
 /// console rebuilt under a running server keeps working).
 pub struct PagePolicy {
+    dist: PathBuf,
     page: PathBuf,
     read: Mutex<Option<(SystemTime, HeaderValue)>>,
 }
@@ -31,6 +36,7 @@ pub struct PagePolicy {
 impl PagePolicy {
     pub fn new(dist: &Path) -> Self {
         Self {
+            dist: dist.to_owned(),
             page: dist.join("index.html"),
             read: Mutex::new(None),
         }
@@ -57,13 +63,20 @@ impl PagePolicy {
         }
         policy
     }
-}
 
-/// Whether a request asks for the console's page: its routes (`/`, `/tasks/…`,
-/// `/shared/…`, which the server answers with `index.html`) and `index.html` itself, not
-/// another `.html` file of the build.
-pub fn is_console_page(path: &str) -> bool {
-    !path.ends_with(".html") || path == "/index.html"
+    /// Whether the server answers a request for `path` with the console's page:
+    /// `index.html` itself, and any path that names no file of the build (the console's
+    /// routes, `/tasks/x.html` too), which the server answers with it. Not by the path's
+    /// ending: `/foo.html` ran the console with no policy (policy explorer).
+    pub fn answers_with_page(&self, path: &str) -> bool {
+        let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+        let name = path.trim_start_matches('/');
+        // A path that would climb out of the build is no file of it.
+        name.is_empty()
+            || name == "index.html"
+            || name.split('/').any(|part| part == ".." || part == ".")
+            || !self.dist.join(name).is_file()
+    }
 }
 
 /// The policy that lets exactly `html`'s inline scripts run.
@@ -136,12 +149,26 @@ mod tests {
     }
 
     #[test]
-    fn only_the_console_routes_and_its_page_are_the_console_page() {
-        for path in ["/", "/tasks/abc", "/shared/tok", "/new", "/index.html"] {
-            assert!(is_console_page(path), "{path}");
+    fn the_page_answers_every_path_that_names_no_file_of_the_build() {
+        let dist = tempfile::tempdir().expect("a temporary directory");
+        for name in ["index.html", "embed.html", "app.js"] {
+            std::fs::write(dist.path().join(name), "x").expect("a file written");
         }
-        for path in ["/embed.html", "/validator.html"] {
-            assert!(!is_console_page(path), "{path}");
+        let policy = PagePolicy::new(dist.path());
+        for path in [
+            "/",
+            "/index.html",
+            "/tasks/abc",
+            "/tasks/x.html",
+            "/foo.html",
+            "/shared/tok/x.html",
+            "/../embed.html",
+            "/./embed.html",
+        ] {
+            assert!(policy.answers_with_page(path), "{path}");
+        }
+        for path in ["/embed.html", "/embed%2Ehtml", "/app.js"] {
+            assert!(!policy.answers_with_page(path), "{path}");
         }
     }
 
