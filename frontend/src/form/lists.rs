@@ -539,15 +539,11 @@ fn paste_lines(ev: leptos::ev::ClipboardEvent, cx: FormCx, i: usize) {
     let text = text.replace("\r\n", "\n");
     // Over the mask, or over a hidden value of several lines, the paste starts the value
     // over, as typing there does (`start_over_unseen`).
-    let unseen = input.type_() == "password"
-        && (input.value() == shared::task::HIDDEN_VALUE_MASK
-            || cx.spec.with_untracked(|s| {
-                s.environment
-                    .env
-                    .get(i)
-                    .is_some_and(|v| v.value.contains('\n'))
-            }));
-    let now = if unseen { String::new() } else { input.value() };
+    let now = if unseen(&input, cx, i) {
+        String::new()
+    } else {
+        input.value()
+    };
     // The selection's ends count UTF-16 units, as JavaScript's strings do.
     let cut = |at: Result<Option<u32>, wasm_bindgen::JsValue>, or: usize| {
         let Some(at) = at.ok().flatten() else {
@@ -594,7 +590,16 @@ fn start_over_unseen(ev: leptos::ev::InputEvent, cx: FormCx, i: usize) {
     if let Some(input) = ev
         .target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        && input.type_() == "password"
+        && unseen(&input, cx, i)
+    {
+        input.set_value("");
+    }
+}
+
+/// Whether row `i`'s value box hides what its value is: a password box showing the mask,
+/// or a hidden value of several lines, shown without its line breaks.
+fn unseen(input: &web_sys::HtmlInputElement, cx: FormCx, i: usize) -> bool {
+    input.type_() == "password"
         && (input.value() == shared::task::HIDDEN_VALUE_MASK
             || cx.spec.with_untracked(|s| {
                 s.environment
@@ -602,9 +607,6 @@ fn start_over_unseen(ev: leptos::ev::InputEvent, cx: FormCx, i: usize) {
                     .get(i)
                     .is_some_and(|v| v.value.contains('\n'))
             }))
-    {
-        input.set_value("");
-    }
 }
 
 /// Which catalog list a mount row chooses from.
