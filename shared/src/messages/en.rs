@@ -127,10 +127,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "command.nul",
         "holds a NUL character, which no process can start with; remove it",
     ),
-    (
-        "command.pasted_char",
-        "line {line} has {char}, which the shell reads as part of a word, not as a quote, a dash or a space (it comes with text pasted from a chat or a web page): type it again",
-    ),
+    ("command.pasted_char", "line {line} has {char}, which the shell does not read as a quote, a dash, a space or a line's end (pasted text brings it): type it again"),
     ("command.too_long", "is longer than {kib} KiB"),
     (
         "command.torchrun.nnodes",

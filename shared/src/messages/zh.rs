@@ -109,10 +109,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "未使用 MASTER_ADDR、MASTER_PORT、WORLD_SIZE、RANK，各副本可能各自独立训练",
     ),
     ("command.nul", "包含 NUL 字符，进程无法以此启动，请删除"),
-    (
-        "command.pasted_char",
-        "第 {line} 行有 {char}，shell 会把它当作普通字符，而不是引号、短横线或空格（多由从聊天或网页粘贴带入）：请用键盘重新输入",
-    ),
+    ("command.pasted_char", "第 {line} 行有 {char}，shell 不会把它当作引号、短横线、空格或行尾（多由粘贴带入）：请用键盘重新输入"),
     ("command.too_long", "超过 {kib} KiB"),
     (
         "command.torchrun.nnodes",
