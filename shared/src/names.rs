@@ -80,11 +80,21 @@ pub fn ray_head_service(name: &str) -> String {
 /// characters, ending in a letter or digit. The console offers it beside a prefix that
 /// breaks the rules ("My Run_2" → "my-run-2"; novice explorer: told the rule, left to
 /// apply it). The console's alone, with its texts: in the validator package, which has no
-/// use for it, its code still moved the package's own (+86 B in brotli).
+/// use for it, its code still moved the package's own (+86 B in brotli). Full-width
+/// letters and digits are read as theirs (`ｂｅｒｔ－ｆｔ`, typed in a Chinese input
+/// method's full-width mode), and zero-width characters, pasted unseen, as nothing: they
+/// cut `bert` into `be-rt` (pasting researcher).
 #[cfg(feature = "console-texts")]
 pub fn prefix_suggestion(text: &str, max: usize) -> Option<String> {
     let mut made = String::new();
-    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
+    let plain = |c: char| match u32::from(c) {
+        full @ 0xff01..=0xff5e => char::from_u32(full - 0xfee0).unwrap_or(c),
+        _ => c,
+    };
+    let seen = text
+        .chars()
+        .filter(|c| !crate::validate::ZERO_WIDTH.contains(c));
+    for c in seen.map(plain).map(|c| c.to_ascii_lowercase()) {
         if c.is_ascii_lowercase() || (c.is_ascii_digit() && !made.is_empty()) {
             made.push(c);
         } else if !made.is_empty() && !made.ends_with('-') {
@@ -115,6 +125,11 @@ mod tests {
         assert_eq!(suggested("2nd--try-", 41).as_deref(), Some("nd-try"));
         assert_eq!(suggested("abc-def", 4).as_deref(), Some("abc"));
         assert_eq!(suggested("实验 1", 41), None);
+        assert_eq!(
+            suggested("ｂｅｒｔ－ｆｔ２", 41).as_deref(),
+            Some("bert-ft2")
+        );
+        assert_eq!(suggested("be\u{200b}rt-ft", 41).as_deref(), Some("bert-ft"));
     }
 
     /// Whatever it is given, what it makes passes the prefix's own rules, as the check

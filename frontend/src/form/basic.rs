@@ -361,6 +361,15 @@ fn NameFix() -> impl IntoView {
             .flatten()
             .filter(|made| *made != prefix)
     });
+    // A fix that drops a zero-width character reads as the text typed: it says so
+    // (pasting researcher: "Use “bert-ft”" beside `bert-ft`).
+    let fix_key = move || {
+        if moves.with(|(prefix, ..)| prefix.contains(shared::validate::ZERO_WIDTH)) {
+            "ui.form.name_fix#invisible"
+        } else {
+            "ui.form.name_fix"
+        }
+    };
     // Built once and shown or hidden: made and dropped at each keystroke that broke or
     // mended the name, it cost the bench's name keystrokes a fifth more.
     view! {
@@ -370,7 +379,7 @@ fn NameFix() -> impl IntoView {
                     cx.edit("basic.name_prefix", move |s| s.basic.name_prefix = take);
                     cx.focus_control("basic.name_prefix");
                 }
-            }>{move || made.with(|m| m.as_ref().map(|prefix| shared::messages::text(cx.lang(), "ui.form.name_fix", &[("prefix", prefix.clone())])))}</button>
+            }>{move || made.with(|m| m.as_ref().map(|prefix| shared::messages::text(cx.lang(), fix_key(), &[("prefix", prefix.clone())])))}</button>
         </span>
     }
 }

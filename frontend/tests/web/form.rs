@@ -744,7 +744,8 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
 
 /// A name prefix that breaks the rules is offered one made of it by them, taken with one
 /// press, which clears its findings (novice explorer: told "use only lowercase letters,
-/// digits and '-'", left to apply it).
+/// digits and '-'", left to apply it), pasted invisible characters and full-width
+/// letters too.
 #[wasm_bindgen_test]
 async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
     let form = mount(Some(example(shared::demo::PYTORCH_EXAMPLE)), false).await;
@@ -768,6 +769,17 @@ async fn a_name_prefix_that_breaks_the_rules_is_offered_one_that_keeps_them() {
     sleep(50).await;
     let max = shared::names::max_name_prefix_len(shared::TaskType::PyTorchJob, 1);
     assert_eq!(form.text("name-fix"), format!("Use “{}”", "a".repeat(max)));
+    // A zero-width character pasted in it is dropped, and the fix says so, as it reads
+    // as the text typed; full-width letters are read as theirs (pasting researcher).
+    form.type_in("basic.name_prefix", "bert\u{200b}-ft").await;
+    sleep(50).await;
+    assert_eq!(
+        form.text("name-fix"),
+        "Use “bert-ft”, without the invisible character"
+    );
+    form.type_in("basic.name_prefix", "ｂｅｒｔ－ｆｔ").await;
+    sleep(50).await;
+    assert_eq!(form.text("name-fix"), "Use “bert-ft”");
     // A prefix with nothing to make one of is offered nothing.
     form.type_in("basic.name_prefix", "实验").await;
     sleep(50).await;

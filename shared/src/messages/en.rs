@@ -127,7 +127,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "command.nul",
         "holds a NUL character, which no process can start with; remove it",
     ),
-    ("command.pasted_char", "line {line} has {char}, which the shell does not read as a quote, a dash, a space or a line's end (pasted text brings it): type it again"),
+    (
+        "command.pasted_char",
+        "line {line} has {char}, which the shell does not read as a quote, a dash, a space or a line's end (pasted text brings it): type it again",
+    ),
     ("command.too_long", "is longer than {kib} KiB"),
     (
         "command.torchrun.nnodes",
@@ -2207,6 +2210,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.manifests.title", "Preview: the Kubernetes objects"),
     ("ui.form.name_fix", "Use “{prefix}”"),
+    (
+        "ui.form.name_fix#invisible",
+        "Use “{prefix}”, without the invisible character",
+    ),
     (
         "ui.form.name_pattern",
         "Final name: {pattern} · prefix {length} of at most {max} characters",

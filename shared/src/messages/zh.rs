@@ -109,7 +109,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
         "未使用 MASTER_ADDR、MASTER_PORT、WORLD_SIZE、RANK，各副本可能各自独立训练",
     ),
     ("command.nul", "包含 NUL 字符，进程无法以此启动，请删除"),
-    ("command.pasted_char", "第 {line} 行有 {char}，shell 不会把它当作引号、短横线、空格或行尾（多由粘贴带入）：请用键盘重新输入"),
+    (
+        "command.pasted_char",
+        "第 {line} 行有 {char}，shell 不会把它当作引号、短横线、空格或行尾（多由粘贴带入）：请用键盘重新输入",
+    ),
     ("command.too_long", "超过 {kib} KiB"),
     (
         "command.torchrun.nnodes",
@@ -1933,6 +1936,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ),
     ("ui.form.manifests.title", "预览：Kubernetes 对象"),
     ("ui.form.name_fix", "改为 “{prefix}”"),
+    (
+        "ui.form.name_fix#invisible",
+        "改为 “{prefix}”（去掉不可见字符）",
+    ),
     (
         "ui.form.name_pattern",
         "最终任务名：{pattern} · 前缀 {length} 个字符，最多 {max} 个",

@@ -37,7 +37,7 @@ pub use runtime_env::{RuntimeEnvReader, set_runtime_env_reader};
 pub use runtime_env::{read_runtime_env, runtime_env_other_keys, runtime_env_vars};
 pub(crate) use shape::{EXPECTED_KINDS, describe_text};
 pub use shape::{Expected, Found};
-pub use syntax::{is_dns_subdomain, is_label_value, max_name_prefix_len};
+pub use syntax::{ZERO_WIDTH, is_dns_subdomain, is_label_value, max_name_prefix_len};
 
 /// The findings of `spec` on the demo catalog, with nothing in use, for the demo user:
 /// (path, code), for the rules' tests.
