@@ -54,7 +54,11 @@ pub fn EnvironmentSection() -> impl IntoView {
         <Section path="environment">
             <SelectField path="environment.image.source" lens=source options=sources required=true />
             {move || if is_address.get() {
-                view! { <TextField path="environment.image.value" lens=text_lens!(cx, environment.image.value) /> }.into_any()
+                view! {
+                    <TextField path="environment.image.value" lens=text_lens!(cx, environment.image.value)>
+                        <ImageFix />
+                    </TextField>
+                }.into_any()
             } else {
                 view! { <SelectField path="environment.image.value" lens=text_lens!(cx, environment.image.value) options=images /> }.into_any()
             }}
@@ -144,4 +148,32 @@ fn python_script(command: &str) -> Option<&str> {
         .trim_start();
     let script = rest.split_whitespace().next()?;
     script.ends_with(".py").then_some(rest)
+}
+
+/// An image address pasted with blanks (a space or a non-breaking one at an end, a
+/// zero-width character) is offered without them, taken with one press: the address's
+/// finding gives its general form, and the address looked right (pasting researcher).
+#[component]
+fn ImageFix() -> impl IntoView {
+    let cx = FormCx::use_context();
+    let made = cx.watch(|s| {
+        let typed = &s.environment.image.value;
+        let plain: String = typed
+            .trim()
+            .chars()
+            .filter(|c| !shared::validate::ZERO_WIDTH.contains(c))
+            .collect();
+        (plain != *typed && !plain.is_empty()).then_some(plain)
+    });
+    // Built once and shown or hidden, as the name prefix's fix is.
+    view! {
+        <span class="name-fix" data-testid="image-fix" hidden=move || made.with(Option::is_none)>
+            <button type="button" data-testid="image-fix-use" on:click=move |_| {
+                if let Some(take) = made.get_untracked() {
+                    cx.edit("environment.image.value", move |s| s.environment.image.value = take);
+                    cx.focus_control("environment.image.value");
+                }
+            }>{move || made.with(|m| m.as_ref().map(|image| shared::messages::text(cx.lang(), "ui.form.image_fix", &[("image", image.clone())])))}</button>
+        </span>
+    }
 }

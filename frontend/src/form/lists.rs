@@ -482,8 +482,8 @@ fn paste_rows<T: Clone + Default + Send + Sync + 'static>(
     }
 }
 
-/// The variables of `NAME=value` lines: blank lines and `#` comments left out, an
-/// `export ` taken off, one pair of quotes around a value too. `None` unless every other
+/// The variables of `NAME=value` lines: blank lines and `#` comments left out (a
+/// value's own too), an `export ` taken off, one pair of quotes around a value too. `None` unless every other
 /// line is one (a value pasted into a name box is the browser's to insert).
 fn env_lines(text: &str) -> Option<Vec<(String, String)>> {
     let mut vars = Vec::new();
@@ -494,10 +494,12 @@ fn env_lines(text: &str) -> Option<Vec<(String, String)>> {
         let line = line.strip_prefix("export ").map_or(line, str::trim_start);
         let (name, value) = line.split_once('=')?;
         let value = value.trim();
-        let unquoted = ['"', '\'']
-            .into_iter()
-            .find_map(|q| value.strip_prefix(q).and_then(|v| v.strip_suffix(q)));
-        vars.push((name.trim().to_owned(), unquoted.unwrap_or(value).to_owned()));
+        // Quoted, what the quotes hold; else up to a ` #` comment, as `.env` readers do.
+        let value = match value.chars().next() {
+            Some(q @ ('"' | '\'')) => value[1..].split_once(q).map_or(value, |(inside, _)| inside),
+            _ => value.split_once(" #").map_or(value, |(v, _)| v.trim_end()),
+        };
+        vars.push((name.trim().to_owned(), value.to_owned()));
     }
     (!vars.is_empty()).then_some(vars)
 }

@@ -742,6 +742,38 @@ async fn a_task_that_would_not_start_is_told_the_most_workers_that_would() {
     );
 }
 
+/// An image address pasted with blanks (a non-breaking space at its end, a zero-width
+/// character) is offered without them, taken with one press: its finding gave only the
+/// address's general form, and the address looked right (pasting researcher).
+#[wasm_bindgen_test]
+async fn an_image_address_pasted_with_blanks_is_offered_without_them() {
+    let mut spec = example(shared::demo::PYTORCH_EXAMPLE);
+    spec.environment.image.source = shared::task::ImageSource::Address;
+    spec.environment.image.value = " nvcr.io/nvidia/pytorch:24.05-\u{200b}py3\u{a0}".into();
+    let form = mount(Some(spec), false).await;
+    sleep(50).await;
+    assert_eq!(
+        form.text("image-fix"),
+        "Use “nvcr.io/nvidia/pytorch:24.05-py3”, without the blanks pasted with it"
+    );
+    assert!(
+        form.codes_at("environment.image.value")
+            .contains(&"image.address.invalid".to_owned())
+    );
+    form.click("image-fix-use").await;
+    sleep(50).await;
+    assert_eq!(
+        form.submitted().await.environment.image.value,
+        "nvcr.io/nvidia/pytorch:24.05-py3"
+    );
+    assert!(form.test_id("image-fix").hidden());
+    assert!(
+        !form
+            .codes_at("environment.image.value")
+            .contains(&"image.address.invalid".to_owned())
+    );
+}
+
 /// A name prefix that breaks the rules is offered one made of it by them, taken with one
 /// press, which clears its findings (novice explorer: told "use only lowercase letters,
 /// digits and '-'", left to apply it), pasted invisible characters and full-width
@@ -2316,7 +2348,7 @@ async fn pasted_env_lines_are_variables_and_a_pasted_value_keeps_its_lines() {
     }];
     let form = mount(Some(spec), false).await;
     form.click("add-environment.env").await;
-    let dotenv = "# from the old cluster\r\nexport NCCL_DEBUG=INFO\r\n\r\nHF_TOKEN=\"hf_abc def\"\r\nOMP_NUM_THREADS = 8\r\n";
+    let dotenv = "# from the old cluster\r\nexport NCCL_DEBUG=INFO # chatty\r\n\r\nHF_TOKEN=\"hf_abc def\" # mine\r\nOMP_NUM_THREADS = 8\r\n";
     assert!(form.paste("environment.env[1].name", dotenv));
     leptos::task::tick().await;
     let env = form.submitted().await.environment.env;

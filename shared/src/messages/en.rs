@@ -2018,6 +2018,10 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.fix_errors", "fix the errors to submit"),
     ("ui.form.head_spec.same", "The workers' spec"),
     (
+        "ui.form.image_fix",
+        "Use “{image}”, without the blanks pasted with it",
+    ),
+    (
         "ui.form.image_pull_retries.default",
         "Empty: the platform default, {default}.",
     ),

@@ -1774,6 +1774,7 @@ pub(super) const MESSAGES: &[(&str, &str)] = &[
     ("ui.form.export.yaml", "导出 YAML"),
     ("ui.form.fix_errors", "请先修正错误再提交"),
     ("ui.form.head_spec.same", "与 Worker 相同的规格"),
+    ("ui.form.image_fix", "改为 “{image}”（去掉粘贴带入的空白）"),
     (
         "ui.form.image_pull_retries.default",
         "留空则使用平台默认值 {default}。",
