@@ -171,6 +171,11 @@ fn path_ok(
     if !require(report, path, &at) {
         return false;
     }
+    // First: ` /mnt/ckpt`, pasted, was said not to begin with `/` (recheck explorer).
+    if path.split('/').any(stray_blank) {
+        report.push(at(), IssueCode::MountPathStrayBlank);
+        return false;
+    }
     if !path.starts_with('/') {
         report.push(at(), IssueCode::MountPathNotAbsolute);
         return false;
@@ -186,10 +191,6 @@ fn path_ok(
     // The container runtime splits volume specs at ':' and refuses control characters.
     if path.chars().any(|c| c == ':' || c.is_control()) {
         report.push(at(), IssueCode::MountPathInvalidChars);
-        return false;
-    }
-    if path.split('/').any(stray_blank) {
-        report.push(at(), IssueCode::MountPathStrayBlank);
         return false;
     }
     // Linux refuses a name over NAME_MAX (255 bytes) and a path of PATH_MAX (4,096 bytes,
