@@ -1,7 +1,7 @@
 //! Basic information [基本信息]: where the task runs, who sees it, its name and type.
 
 use super::context::{FormCx, wire};
-use super::field::{CheckField, Lens, SelectField, TextField, text_lens};
+use super::field::{CheckField, FixOffer, Lens, SelectField, TextField, text_lens};
 use super::lists::TagsEditor;
 use super::section::Section;
 use leptos::prelude::*;
@@ -363,24 +363,16 @@ fn NameFix() -> impl IntoView {
     });
     // A fix that drops a zero-width character reads as the text typed: it says so
     // (pasting researcher: "Use “bert-ft”" beside `bert-ft`).
-    let fix_key = move || {
+    let key = Signal::derive(move || {
         if moves.with(|(prefix, ..)| prefix.contains(shared::validate::ZERO_WIDTH)) {
             "ui.form.name_fix#invisible"
         } else {
             "ui.form.name_fix"
         }
-    };
-    // Built once and shown or hidden: made and dropped at each keystroke that broke or
-    // mended the name, it cost the bench's name keystrokes a fifth more.
+    });
     view! {
-        <span class="name-fix" data-testid="name-fix" hidden=move || made.with(Option::is_none)>
-            <button type="button" data-testid="name-fix-use" on:click=move |_| {
-                if let Some(take) = made.get_untracked() {
-                    cx.edit("basic.name_prefix", move |s| s.basic.name_prefix = take);
-                    cx.focus_control("basic.name_prefix");
-                }
-            }>{move || made.with(|m| m.as_ref().map(|prefix| shared::messages::text(cx.lang(), fix_key(), &[("prefix", prefix.clone())])))}</button>
-        </span>
+        <FixOffer path="basic.name_prefix" test_id="name-fix" made=made.into() key arg="prefix"
+            set=|s, take| s.basic.name_prefix = take />
     }
 }
 

@@ -1,7 +1,7 @@
 //! Environment [环境信息]: image, env vars, mounts and the command.
 
 use super::context::{FormCx, options, unwire, wire};
-use super::field::{Control, Lens, SelectField, TextField, text_lens};
+use super::field::{Control, FixOffer, Lens, SelectField, TextField, text_lens};
 use super::lists::{EnvEditor, MountKind, MountsEditor};
 use super::section::Section;
 use leptos::prelude::*;
@@ -165,15 +165,9 @@ fn ImageFix() -> impl IntoView {
             .collect();
         (plain != *typed && !plain.is_empty()).then_some(plain)
     });
-    // Built once and shown or hidden, as the name prefix's fix is.
     view! {
-        <span class="name-fix" data-testid="image-fix" hidden=move || made.with(Option::is_none)>
-            <button type="button" data-testid="image-fix-use" on:click=move |_| {
-                if let Some(take) = made.get_untracked() {
-                    cx.edit("environment.image.value", move |s| s.environment.image.value = take);
-                    cx.focus_control("environment.image.value");
-                }
-            }>{move || made.with(|m| m.as_ref().map(|image| shared::messages::text(cx.lang(), "ui.form.image_fix", &[("image", image.clone())])))}</button>
-        </span>
+        <FixOffer path="environment.image.value" test_id="image-fix" made
+            key=Signal::stored("ui.form.image_fix") arg="image"
+            set=|s, take| s.environment.image.value = take />
     }
 }

@@ -203,6 +203,37 @@ fn whole(text: &str) -> Option<Whole> {
     Some(Whole { negative, size })
 }
 
+/// A value made of what a field holds by its rules, offered beside it and taken with one
+/// press, which puts the keyboard back in the field (the name prefix's, the image
+/// address's). Built once and shown or hidden: made and dropped at each keystroke that
+/// broke or mended the name, it cost the bench's name keystrokes a fifth more.
+#[component]
+pub fn FixOffer(
+    /// The field's path.
+    path: &'static str,
+    /// The offer's test id; its button's is `<test_id>-use`.
+    test_id: &'static str,
+    /// The value offered, while there is one.
+    made: Signal<Option<String>>,
+    /// The message that offers it, with the value as its argument `arg`.
+    key: Signal<&'static str>,
+    arg: &'static str,
+    /// Writes the value taken into the draft.
+    set: fn(&mut shared::TaskSpec, String),
+) -> impl IntoView {
+    let cx = FormCx::use_context();
+    view! {
+        <span class="name-fix" data-testid=test_id hidden=move || made.with(Option::is_none)>
+            <button type="button" data-testid=format!("{test_id}-use") on:click=move |_| {
+                if let Some(take) = made.get_untracked() {
+                    cx.edit(path, move |s| set(s, take));
+                    cx.focus_control(path);
+                }
+            }>{move || made.with(|m| m.as_ref().map(|value| text(cx.lang(), key.get(), &[(arg, value.clone())])))}</button>
+        </span>
+    }
+}
+
 /// The text a paste brings.
 pub(super) fn pasted(ev: &leptos::ev::ClipboardEvent) -> Option<String> {
     ev.clipboard_data()?.get_data("text").ok()
